@@ -1,0 +1,59 @@
+# Knobel: `make run` serves http://127.0.0.1:8000 on SQLite; `make test` runs the whole suite.
+# Every target is re-runnable: installs happen only when their inputs changed.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+NODE_INSTALLED := node_modules/.installed
+VENDOR := static/vendor/htmx.min.js static/vendor/ws.js
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint install catalogs migrate messages vendor bench clean
+
+run: install migrate
+	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(INSTALLED)
+	$(VENV)/bin/ruff check app tests bench migrations
+
+install: $(INSTALLED) vendor catalogs
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(NODE_INSTALLED): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+vendor: $(VENDOR)
+
+$(VENDOR): $(NODE_INSTALLED)
+	mkdir -p static/vendor
+	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
+	cp node_modules/htmx-ext-ws/dist/ws.js static/vendor/ws.js
+
+catalogs: $(INSTALLED)
+	$(VENV)/bin/pybabel compile -d app/locale -D messages
+
+migrate: $(INSTALLED)
+	$(VENV)/bin/alembic upgrade head
+
+# Re-extract the UI strings and merge them into the three catalogs (developers only).
+messages: $(INSTALLED)
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-location --sort-output -o app/locale/messages.pot .
+	$(VENV)/bin/pybabel update -N --no-wrap --ignore-obsolete -i app/locale/messages.pot -d app/locale -D messages
+
+bench: install
+	$(PY) bench/engines.py
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor

@@ -1,0 +1,1 @@
+"""Knobel: live multiplayer Dutch and German table games."""

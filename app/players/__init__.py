@@ -1,0 +1,1 @@
+"""Guest players: identity from the session cookie, display names."""

@@ -1,0 +1,1 @@
+"""Rooms: seats, hosts, the per-room action service and the game plug-ins."""

@@ -1,0 +1,94 @@
+"""Application settings, read from the environment (pydantic-settings).
+
+Every variable is documented in README.md's configuration table.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def normalise_database_url(url: str) -> str:
+    """Return ``url`` with the async driver SQLAlchemy needs.
+
+    ``postgresql://`` / ``postgres://`` become ``postgresql+asyncpg://`` and ``sqlite://``
+    becomes ``sqlite+aiosqlite://``; URLs that already name a driver are returned unchanged.
+    """
+    for plain, driver in (
+        ("postgres://", "postgresql+asyncpg://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain):]
+    return url
+
+
+class Settings(BaseSettings):
+    """Process-wide configuration.
+
+    Fields map to upper-case environment variables (``DATABASE_URL``, ``SECRET_KEY``...).
+    ``SECRET_KEY`` left unset is generated once and kept in ``VAR_DIR/secret_key`` so guest
+    sessions survive a restart.
+    """
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore")
+
+    var_dir: Path = ROOT / "var"
+    database_url: str = ""
+    secret_key: str = ""
+    broadcast_url: str = "memory://"
+    allowed_origins: str = Field(
+        default="",
+        description="Comma-separated origins allowed to open a WebSocket; empty = same host only",
+    )
+    environment: Literal["development", "production", "test"] = "development"
+    https_only: bool = False
+    test_hooks: bool = False
+    log_json: bool | None = None
+
+    def model_post_init(self, __context: object) -> None:  # noqa: D401 - pydantic hook
+        """Fill the derived defaults (database file and secret key under ``var_dir``)."""
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.var_dir / 'knobel.sqlite3'}"
+        self.database_url = normalise_database_url(self.database_url)
+        if not self.secret_key:
+            self.secret_key = _load_or_create_secret(self.var_dir / "secret_key")
+
+    @cached_property
+    def origins(self) -> frozenset[str]:
+        """The allowed WebSocket origins as a set (empty: only the request's own host)."""
+        return frozenset(o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip())
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True when the database is SQLite."""
+        return self.database_url.startswith("sqlite")
+
+    @property
+    def json_logs(self) -> bool:
+        """One JSON line per log event (production default) instead of console lines."""
+        return self.environment == "production" if self.log_json is None else self.log_json
+
+
+def _load_or_create_secret(path: Path) -> str:
+    """Read the secret in ``path``, creating it (32 random bytes, URL-safe) on first use."""
+    if path.exists():
+        value = path.read_text().strip()
+        if value:
+            return value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(value)
+    return value

@@ -1,0 +1,137 @@
+"""Typed SQLAlchemy models. The schema itself comes only from Alembic migrations.
+
+A game's truth is its ordered list of ``GameEvent`` rows (rolls, placements, moves); every
+state is the matching engine folded over them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a JSON type for ``dict``/``list`` columns."""
+
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Player(Base):
+    """A guest profile: identified by the id in the signed session cookie, no sign-up."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(24))
+    knikkers_variant: Mapped[int] = mapped_column(Integer, default=5)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Room(Base):
+    """A room friends share by its link ``/r/<code>``.
+
+    ``version`` counts every room event (seat changes, options, game events); a reconnecting
+    client compares it with its own to catch up.
+    """
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    game: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    host_player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(16), default="lobby")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="room", order_by="Seat.position", lazy="raise"
+    )
+
+
+class Seat(Base):
+    """A player's place at a room's table, in seat order (``position``)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("room_id", "player_id", name="uq_seats_room_player"),
+        UniqueConstraint("room_id", "position", name="uq_seats_room_position"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(24))
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    room: Mapped[Room] = relationship(back_populates="seats", lazy="raise")
+
+
+class Game(Base):
+    """One game: in a room (``room_id``, ``number`` within the room) or single player.
+
+    ``seat_ids`` fixes the table order when the game starts; ``options`` the rules chosen.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("room_id", "number", name="uq_games_room_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int | None] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    number: Mapped[int] = mapped_column(Integer, default=1)
+    kind: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seat_ids: Mapped[list[Any]] = mapped_column(default=list)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GameEvent(Base):
+    """One roll, placement or move of a game, in order (``seq`` from 1, unique per game).
+
+    ``action_id`` is the client's id for the action that caused it, so a repeated send is
+    applied once; ``seat_id`` names the acting seat (None for server events).
+    """
+
+    __tablename__ = "game_events"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_game_events_game_seq"),
+        UniqueConstraint("game_id", "action_id", name="uq_game_events_game_action"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seat_id: Mapped[int | None] = mapped_column(Integer)
+    action_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+Index("ix_seats_player", Seat.player_id)
+Index("ix_games_room", Game.room_id)

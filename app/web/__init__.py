@@ -1,0 +1,1 @@
+"""Web layer: page routes, templates, request dependencies."""

@@ -1,0 +1,72 @@
+"""Request dependencies as ``Annotated`` aliases: settings, database session, guest identity."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.players.service import get_player
+from app.settings import Settings
+from app.store.db import Database
+from app.store.models import Player
+
+SESSION_PLAYER_KEY = "pid"
+
+
+def get_settings(request: Request) -> Settings:
+    """The application's settings."""
+    return request.app.state.settings
+
+
+def get_db(request: Request) -> Database:
+    """The application's database."""
+    return request.app.state.db
+
+
+async def get_session(db: Annotated[Database, Depends(get_db)]) -> AsyncIterator[AsyncSession]:
+    """One database session per request."""
+    async with db.sessionmaker() as session:
+        yield session
+
+
+def guest_id_from_session(session: dict) -> str:
+    """The guest's player id from the signed cookie session, creating one on first visit.
+
+    A tampered cookie never gets here (the signature check drops it), so that visitor is
+    simply a new guest. Ids are 32 lowercase hex characters (a random UUID).
+    """
+    pid = session.get(SESSION_PLAYER_KEY)
+    if not isinstance(pid, str) or len(pid) != 32:
+        pid = uuid.uuid4().hex
+        session[SESSION_PLAYER_KEY] = pid
+    return pid
+
+
+def get_guest_id(request: Request) -> str:
+    """Dependency form of ``guest_id_from_session``."""
+    return guest_id_from_session(request.session)
+
+
+async def get_current_player(
+    session: Annotated[AsyncSession, Depends(get_session)],
+    guest_id: Annotated[str, Depends(get_guest_id)],
+) -> Player | None:
+    """The guest's profile, or None while the guest has not chosen a name."""
+    return await get_player(session, guest_id)
+
+
+def get_language(request: Request) -> str:
+    """The request's UI language code (``nl``, ``de`` or ``en``)."""
+    return request.scope.get("state", {}).get("lang", "en")
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+DbDep = Annotated[Database, Depends(get_db)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+GuestId = Annotated[str, Depends(get_guest_id)]
+CurrentPlayer = Annotated[Player | None, Depends(get_current_player)]
+Language = Annotated[str, Depends(get_language)]

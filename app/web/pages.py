@@ -1,0 +1,86 @@
+"""Site pages: home, the name page, the language switch, "coming soon" pages."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from app import i18n
+from app.i18n import gettext as _
+from app.players.names import InvalidName, clean_name
+from app.players.service import save_name
+from app.web.deps import CurrentPlayer, GuestId, SessionDep
+from app.web.safety import safe_next
+from app.web.templating import templates
+
+router = APIRouter()
+
+ONE_YEAR = 365 * 24 * 3600
+
+
+def name_error_message(code: str) -> str:
+    """The visitor-facing message for an ``InvalidName`` code, in the current language."""
+    return {
+        "empty": _("Please enter a name."),
+        "too_long": _("A name can be at most 24 characters long."),
+        "control": _("A name cannot contain control characters."),
+    }.get(code, _("This name cannot be used."))
+
+
+@router.get("/", response_class=HTMLResponse, name="home")
+async def home(request: Request, player: CurrentPlayer) -> HTMLResponse:
+    """The home page: new room, Knikkers, leaderboards."""
+    return templates.TemplateResponse(request, "home.html", {"player": player})
+
+
+@router.get("/name", response_class=HTMLResponse, name="name_form")
+async def name_form(request: Request, player: CurrentPlayer, next: str = "/") -> HTMLResponse:
+    """The form where a guest picks a display name."""
+    return templates.TemplateResponse(
+        request,
+        "name.html",
+        {"player": player, "next": safe_next(next), "value": player.name if player else ""},
+    )
+
+
+@router.post("/name", name="name_save")
+async def name_save(
+    request: Request,
+    session: SessionDep,
+    guest_id: GuestId,
+    name: Annotated[str, Form(max_length=200)] = "",
+    next: Annotated[str, Form(max_length=500)] = "/",
+):
+    """Save the guest's display name; a bad name re-shows the form with a message (422)."""
+    try:
+        cleaned = clean_name(name)
+    except InvalidName as exc:
+        return templates.TemplateResponse(
+            request,
+            "name.html",
+            {"player": None, "next": safe_next(next), "value": name,
+             "error": name_error_message(exc.code)},
+            status_code=422,
+        )
+    await save_name(session, guest_id, cleaned)
+    return RedirectResponse(safe_next(next), status_code=303)
+
+
+@router.post("/lang", name="set_language")
+async def set_language(
+    lang: Annotated[str, Form(max_length=8)], next: Annotated[str, Form(max_length=500)] = "/"
+):
+    """Switch the UI language and remember it in a cookie; unknown codes get 400."""
+    if lang not in i18n.LANGUAGES:
+        return HTMLResponse(_("Unknown language."), status_code=400)
+    response = RedirectResponse(safe_next(next), status_code=303)
+    response.set_cookie(i18n.LANG_COOKIE, lang, max_age=ONE_YEAR, samesite="lax", httponly=True)
+    return response
+
+
+@router.get("/soon/{feature}", response_class=HTMLResponse, name="coming_soon")
+async def coming_soon(request: Request, feature: str, player: CurrentPlayer) -> HTMLResponse:
+    """A placeholder page for a part of the product that is still being built."""
+    return templates.TemplateResponse(request, "soon.html", {"player": player})

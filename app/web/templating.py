@@ -1,0 +1,41 @@
+"""Jinja2 templates (with jinja2-fragments, so a page and its live fragments share blocks).
+
+Visible text goes through gettext in the templates (``{% trans %}`` / ``_()``), translated into
+the language current when rendering (see ``app.i18n``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jinja2_fragments.fastapi import Jinja2Blocks
+
+from app import i18n
+from app.settings import ROOT
+
+TEMPLATE_DIR: Path = ROOT / "templates"
+
+
+def make_templates() -> Jinja2Blocks:
+    """Build the template renderer with gettext and the language helpers installed."""
+    templates = Jinja2Blocks(directory=str(TEMPLATE_DIR))
+    env = templates.env
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["current_language"] = i18n.current_language
+    env.globals["LANGUAGES"] = i18n.LANGUAGES
+    return templates
+
+
+templates = make_templates()
+
+
+def render_block(template: str, block: str, **context: object) -> str:
+    """Render one block of ``template`` to a string (for WebSocket fragments)."""
+    tpl = templates.env.get_template(template)
+    return "".join(tpl.blocks[block](tpl.new_context(dict(context))))
+
+
+def render(template: str, **context: object) -> str:
+    """Render a whole template to a string."""
+    return templates.env.get_template(template).render(**context)

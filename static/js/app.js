@@ -1,0 +1,4 @@
+// Knobel's own small scripts. Everything else is htmx.
+(function () {
+  "use strict";
+})();

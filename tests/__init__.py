@@ -1,0 +1,1 @@
+"""Knobel's test suite; folders mirror app/."""

@@ -1,0 +1,83 @@
+"""Fixtures: every database test runs on SQLite and on Postgres (``TEST_POSTGRES_URL``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.support import databases as dbs
+
+
+def pytest_report_header(config) -> list[str]:
+    """Say on which databases the suite runs."""
+    pg = dbs.postgres_base_url()
+    backends = "sqlite" + (" + postgres" if pg else " (no TEST_POSTGRES_URL: postgres skipped)")
+    return [f"knobel databases: {backends}"]
+
+
+@pytest.fixture(scope="session")
+def _migrated_urls(tmp_path_factory) -> Iterator[dict[str, str]]:
+    """One migrated database per backend for the whole run, created lazily."""
+    made: dict[str, str] = {}
+    folder = tmp_path_factory.mktemp("db")
+
+    def get(backend: str) -> str:
+        if backend not in made:
+            if backend == "sqlite":
+                url = dbs.create_sqlite_database(folder)
+            else:
+                url = dbs.create_postgres_database()
+            dbs.migrate(url)
+            made[backend] = url
+        return made[backend]
+
+    yield get  # type: ignore[misc]
+    if "postgres" in made:
+        dbs.drop_postgres_database(made["postgres"])
+
+
+def require_backend(backend: str) -> None:
+    """Skip (or, with ``REQUIRE_POSTGRES=1``, fail) when ``backend`` is not available."""
+    if backend == "postgres" and not dbs.postgres_reachable():
+        if dbs.postgres_required():
+            pytest.fail("REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is unset or unreachable")
+        pytest.skip("postgres not configured (set TEST_POSTGRES_URL)")
+
+
+@pytest.fixture(params=dbs.BACKENDS)
+def backend(request) -> str:
+    """The database backend under test: ``sqlite`` or ``postgres``."""
+    require_backend(request.param)
+    return request.param
+
+
+@pytest.fixture
+def database_url(backend: str, _migrated_urls) -> str:
+    """A migrated, empty database of the current backend."""
+    url = _migrated_urls(backend)
+    dbs.truncate_all(url)
+    return url
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    """Test settings on the current backend's database."""
+    return Settings(
+        database_url=database_url,
+        var_dir=tmp_path / "var",
+        secret_key="test-secret-key-not-for-production",
+        environment="test",
+        test_hooks=True,
+    )
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """An HTTP client for a fresh app (lifespan run) on the current backend."""
+    with TestClient(create_app(settings), base_url="http://testserver") as test_client:
+        yield test_client

@@ -1,0 +1,1 @@
+"""Tests for the pure game engines in app.engines."""

@@ -1,0 +1,38 @@
+"""Display names: trimmed, 1..24 characters, no control characters."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.players.names import InvalidName, clean_name
+
+
+def test_name_is_trimmed() -> None:
+    assert clean_name("  Anna  ") == "Anna"
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("x" * 25, "too_long"),
+        ("An\x00na", "control"),
+        ("An\nna", "control"),
+        ("An\u202ena", "control"),  # right-to-left override
+        ("An\x7fna", "control"),
+    ],
+)
+def test_bad_names_are_refused_with_a_reason(raw: str, code: str) -> None:
+    with pytest.raises(InvalidName) as err:
+        clean_name(raw)
+    assert err.value.code == code
+
+
+def test_exactly_24_characters_is_allowed() -> None:
+    assert clean_name("y" * 24) == "y" * 24
+
+
+def test_html_and_emoji_are_kept_as_text() -> None:
+    assert clean_name("<b>Jörg</b>") == "<b>Jörg</b>"
+    assert clean_name("👨\u200d👩\u200d👧 Fam") == "👨\u200d👩\u200d👧 Fam"

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: databases, servers, browsers."""

@@ -1,0 +1,71 @@
+"""Guest identity: a signed, HttpOnly, SameSite=Lax session cookie, and the name page."""
+
+from __future__ import annotations
+
+from app.main import SESSION_COOKIE
+
+
+def _set_cookie_header(response) -> str:
+    return next(v for k, v in response.headers.multi_items() if k == "set-cookie"
+                and v.startswith(SESSION_COOKIE))
+
+
+def test_first_visit_gets_a_signed_httponly_lax_cookie(client) -> None:
+    response = client.get("/name")
+    header = _set_cookie_header(response).lower()
+    assert "httponly" in header
+    assert "samesite=lax" in header
+    assert "." in client.cookies[SESSION_COOKIE]  # itsdangerous: payload.timestamp.signature
+
+
+def test_saved_name_is_shown_on_the_next_page(client) -> None:
+    response = client.post("/name", data={"name": "  Anna ", "next": "/"})
+    assert response.status_code == 200  # followed the 303
+    assert ">Anna</a>" in response.text
+
+
+def test_tampered_cookie_is_simply_a_new_guest(client) -> None:
+    client.post("/name", data={"name": "Anna", "next": "/"})
+    good = client.cookies[SESSION_COOKIE]
+    tampered = good[:-3] + ("AAA" if not good.endswith("AAA") else "BBB")
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, tampered)
+    response = client.get("/name")
+    assert response.status_code == 200
+    assert "Anna" not in response.text
+    assert response.cookies[SESSION_COOKIE] not in (good, tampered)
+
+
+def test_empty_name_is_refused_with_a_message(client) -> None:
+    response = client.post("/name", data={"name": "   ", "next": "/"},
+                           headers={"accept-language": "en"})
+    assert response.status_code == 422
+    assert "Please enter a name." in response.text
+
+
+def test_too_long_name_is_refused(client) -> None:
+    response = client.post("/name", data={"name": "z" * 25}, headers={"accept-language": "en"})
+    assert response.status_code == 422
+    assert "at most 24 characters" in response.text
+
+
+def test_control_characters_are_refused(client) -> None:
+    response = client.post("/name", data={"name": "Bad\x07Name"},
+                           headers={"accept-language": "en"})
+    assert response.status_code == 422
+    assert "control characters" in response.text
+
+
+def test_html_in_a_name_is_shown_escaped(client) -> None:
+    payload = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+    client.post("/name", data={"name": payload[:24], "next": "/"})
+    page = client.get("/").text
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;alert(1)" in page
+
+
+def test_next_cannot_redirect_off_site(client) -> None:
+    response = client.post("/name", data={"name": "Anna", "next": "//evil.example"},
+                           follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/"
