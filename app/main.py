@@ -8,12 +8,20 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app.live import socket
+from app.live.broadcast import make_broadcast
+from app.live.hub import Hub
+from app.knikkers.routes import router as knikkers_router
 from app.logging import configure_logging
+from app.rooms.dice import DiceSource
+from app.rooms.service import RoomService
 from app.settings import ROOT, Settings
 from app.store.db import Database
 from app.web import health, pages
+from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
+from app.web.room_view import render_live
 
 SESSION_COOKIE = "knobel_session"
 
@@ -27,9 +35,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.json_logs)
     db = Database(settings.database_url)
 
+    dice = DiceSource(allow_loaded=settings.test_hooks)
+    broadcast = make_broadcast(settings.broadcast_url)
+    rooms = RoomService(db, broadcast.publish, dice)
+    hub = Hub(broadcast, rooms.snapshot, render_live, rooms.presence_changed)
+    rooms.online, rooms.away_since = hub.online, hub.away_since
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        await broadcast.connect()
+        hub.start()
         yield
+        rooms.close()
+        await hub.stop()
+        await broadcast.disconnect()
         await db.dispose()
 
     production = settings.environment == "production"
@@ -41,6 +60,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.db = db
+    app.state.dice = dice
+    app.state.rooms = rooms
+    app.state.hub = hub
 
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(
@@ -54,5 +76,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages.router)
     app.include_router(health.router)
+    app.include_router(knikkers_router)
+    app.include_router(rooms_routes.router)
+    app.include_router(socket.router)
     install_error_pages(app)
     return app

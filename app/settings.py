@@ -54,6 +54,7 @@ class Settings(BaseSettings):
     environment: Literal["development", "production", "test"] = "development"
     https_only: bool = False
     test_hooks: bool = False
+    ws_message_rate: str = "15/second;300/minute"
     log_json: bool | None = None
 
     def model_post_init(self, __context: object) -> None:  # noqa: D401 - pydantic hook
@@ -67,7 +68,8 @@ class Settings(BaseSettings):
     @cached_property
     def origins(self) -> frozenset[str]:
         """The allowed WebSocket origins as a set (empty: only the request's own host)."""
-        return frozenset(o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip())
+        parts = self.allowed_origins.split(",")
+        return frozenset(o.strip().rstrip("/") for o in parts if o.strip())
 
     @property
     def is_sqlite(self) -> bool:

@@ -10,7 +10,10 @@ _FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 class InvalidName(ValueError):
-    """A display name that breaks a rule; ``code`` is one of ``empty``, ``too_long``, ``control``."""
+    """A display name that breaks a rule.
+
+    ``code`` is one of ``empty``, ``too_long``, ``control``.
+    """
 
     def __init__(self, code: str) -> None:
         super().__init__(code)

@@ -6,16 +6,18 @@ state is the matching engine folded over them.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Date,
     DateTime,
     ForeignKey,
     Index,
     Integer,
+    SmallInteger,
     String,
     UniqueConstraint,
 )
@@ -135,3 +137,79 @@ class GameEvent(Base):
 
 Index("ix_seats_player", Seat.player_id)
 Index("ix_games_room", Game.room_id)
+
+
+class KnikkersScore(Base):
+    """One finished, server-verified Knikkers game: the row every "all games" board reads.
+
+    Written once when the game ends (``app.knikkers.ranking``), never by a request's fields.
+    ``variant`` is the line length (5 or 4); ``daily`` the date of the daily seed, or None.
+    """
+
+    __tablename__ = "knikkers_scores"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    variant: Mapped[int] = mapped_column(SmallInteger)
+    daily: Mapped[date | None] = mapped_column(Date)
+    score: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[int] = mapped_column(Integer)
+    lines: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    duration_s: Mapped[int] = mapped_column(Integer)
+
+
+class KnikkersBest(Base):
+    """A player's best verified game on one board: (variant, board) such as ``all``,
+    ``month:2026-11-01``, ``week:2026-11-23``, ``day:2026-11-29`` or ``daily:2026-11-29``.
+
+    Kept up to date when a game finishes (an upsert that only raises the score), so a
+    per-player leaderboard is one index range and a rank is one index-only count.
+    """
+
+    __tablename__ = "knikkers_bests"
+
+    variant: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    board: Mapped[str] = mapped_column(String(24), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    score: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    moves: Mapped[int] = mapped_column(Integer)
+    lines: Mapped[int] = mapped_column(Integer)
+
+
+Index(
+    "ix_knikkers_bests_board_rank",
+    KnikkersBest.variant,
+    KnikkersBest.board,
+    KnikkersBest.score.desc(),
+    KnikkersBest.finished_at,
+    KnikkersBest.player_id,
+)
+Index("ix_knikkers_bests_game", KnikkersBest.game_id)
+Index(
+    "ix_knikkers_scores_rank",
+    KnikkersScore.variant,
+    KnikkersScore.score.desc(),
+    KnikkersScore.finished_at,
+    KnikkersScore.game_id,
+)
+Index(
+    "ix_knikkers_scores_daily",
+    KnikkersScore.variant,
+    KnikkersScore.daily,
+    KnikkersScore.score.desc(),
+    KnikkersScore.finished_at,
+    KnikkersScore.game_id,
+)
+Index("ix_knikkers_scores_finished", KnikkersScore.variant, KnikkersScore.finished_at)
+Index(
+    "ix_knikkers_scores_player",
+    KnikkersScore.player_id,
+    KnikkersScore.variant,
+    KnikkersScore.finished_at,
+)
+Index("ix_games_player_kind_status", Game.player_id, Game.kind, Game.status)

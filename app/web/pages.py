@@ -11,6 +11,7 @@ from app import i18n
 from app.i18n import gettext as _
 from app.players.names import InvalidName, clean_name
 from app.players.service import save_name
+from app.rooms.games import GAMES
 from app.web.deps import CurrentPlayer, GuestId, SessionDep
 from app.web.safety import safe_next
 from app.web.templating import templates
@@ -32,7 +33,8 @@ def name_error_message(code: str) -> str:
 @router.get("/", response_class=HTMLResponse, name="home")
 async def home(request: Request, player: CurrentPlayer) -> HTMLResponse:
     """The home page: new room, Knikkers, leaderboards."""
-    return templates.TemplateResponse(request, "home.html", {"player": player})
+    return templates.TemplateResponse(request, "home.html",
+                                      {"player": player, "games": list(GAMES)})
 
 
 @router.get("/name", response_class=HTMLResponse, name="name_form")

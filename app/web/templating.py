@@ -12,6 +12,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import i18n
 from app.settings import ROOT
+from app.web import labels
 
 TEMPLATE_DIR: Path = ROOT / "templates"
 
@@ -24,18 +25,17 @@ def make_templates() -> Jinja2Blocks:
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
+    env.globals["game_label"] = labels.game_label
+    env.globals["combination_name"] = labels.combination_name
+    env.globals["line_name"] = labels.line_name
+    env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]
     return templates
 
 
 templates = make_templates()
 
 
-def render_block(template: str, block: str, **context: object) -> str:
-    """Render one block of ``template`` to a string (for WebSocket fragments)."""
-    tpl = templates.env.get_template(template)
-    return "".join(tpl.blocks[block](tpl.new_context(dict(context))))
-
-
-def render(template: str, **context: object) -> str:
-    """Render a whole template to a string."""
-    return templates.env.get_template(template).render(**context)
+def render_block(template_name: str, block_name: str, /, **context: object) -> str:
+    """Render one block of a template to a string (for WebSocket fragments)."""
+    tpl = templates.env.get_template(template_name)
+    return "".join(tpl.blocks[block_name](tpl.new_context(dict(context))))

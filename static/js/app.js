@@ -1,4 +1,88 @@
-// Knobel's own small scripts. Everything else is htmx.
+// Knobel's own small scripts; everything else is htmx and its ws extension.
 (function () {
   "use strict";
+
+  // An id for every action sent over the room socket, so a repeated send is applied once.
+  function newId() {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function liveVersion() {
+    var live = document.getElementById("live");
+    var v = live ? parseInt(live.getAttribute("data-version"), 10) : NaN;
+    return isNaN(v) ? -1 : v;
+  }
+
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    e.detail.parameters.action_id = newId();
+    e.detail.parameters.version = liveVersion();
+    e.detail.headers = null; // the server ignores them; keep messages small
+    var elt = e.target;
+    if (elt && elt.matches && elt.matches("[data-cell], [data-action=roll], [data-box]")) {
+      document.body.classList.add("sending");
+    }
+  });
+
+  document.addEventListener("htmx:wsOpen", function (e) {
+    document.body.classList.remove("offline");
+    document.body.classList.add("online");
+    e.detail.socketWrapper.sendImmediately(
+      JSON.stringify({ type: "hello", version: liveVersion() })
+    );
+  });
+
+  document.addEventListener("htmx:wsClose", function () {
+    document.body.classList.add("offline");
+    document.body.classList.remove("online", "sending");
+  });
+
+  // Dice roll animation: only when a new roll arrives, not on every update.
+  var lastRoll = null;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    document.body.classList.remove("sending");
+    var dice = document.querySelector("#live [data-roll-index]");
+    if (!dice) return;
+    var key = dice.getAttribute("data-roll-index") + "/" + (dice.getAttribute("data-roll-count") || "");
+    if (lastRoll !== null && key !== lastRoll && dice.hasAttribute("data-roll")) {
+      dice.classList.add("rolling");
+    }
+    lastRoll = key;
+  });
+
+  // Copy and share the room link.
+  document.addEventListener("click", function (e) {
+    var copy = e.target.closest("[data-copy]");
+    if (copy) {
+      var input = document.querySelector(copy.getAttribute("data-copy"));
+      var done = function () {
+        var label = copy.textContent;
+        copy.textContent = copy.getAttribute("data-copied");
+        setTimeout(function () { copy.textContent = label; }, 1500);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(input.value).then(done, function () {
+          input.select(); document.execCommand("copy"); done();
+        });
+      } else {
+        input.select(); document.execCommand("copy"); done();
+      }
+    }
+    var share = e.target.closest("[data-share]");
+    if (share && navigator.share) {
+      navigator.share({ title: share.getAttribute("data-share-title"),
+                        url: share.getAttribute("data-share") }).catch(function () {});
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (navigator.share) {
+      document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
+    }
+    var live = document.querySelector("#live [data-roll-index]");
+    if (live) lastRoll = live.getAttribute("data-roll-index") + "/" + (live.getAttribute("data-roll-count") || "");
+  });
 })();

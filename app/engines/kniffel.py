@@ -1,0 +1,487 @@
+"""Kniffel family: the Kniffel, KitKniff and Yatzy scorecards, a turn of rolls, an automatic box.
+
+Sources: seed 004_158bafdd44373e34.txt (Kniffel), seed 002_592e3018138cffed.txt (KitKniff) and
+RULES.md, section "Kniffel family", which settles every point the seeds leave open and stands where
+they differ (noted at the rule). Dice come in as arguments: this module never rolls.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Any, Literal
+
+from app.engines._dice import longest_run, multiplicities
+
+DICE = 5
+FACES = range(1, 7)
+MAX_ROLLS = 3  # RULES.md, Kniffel family: "at most three rolls in total"
+YAHTZEE_POINTS = 50
+
+UPPER_BOXES: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
+_FACE_OF = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
+# The order of the Kniffel / KitKniff block (seed 004, "Die Punktetabelle").
+KNIFFEL_BOXES: tuple[str, ...] = UPPER_BOXES + (
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+)
+# The Scandinavian Yatzy block order; one_pair and two_pairs only exist here (RULES.md).
+YATZY_BOXES: tuple[str, ...] = UPPER_BOXES + (
+    "one_pair",
+    "two_pairs",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "small_straight",
+    "large_straight",
+    "full_house",
+    "chance",
+    "yahtzee",
+)
+# RULES.md, Kniffel family, joker: the fixed values full_house/straights score under the joker.
+JOKER_POINTS: dict[str, int] = {"full_house": 25, "small_straight": 30, "large_straight": 40}
+
+Scoring = Literal["kniffel", "yatzy"]
+
+
+class ScorecardError(ValueError):
+    """A move the scorecard refuses; the card is unchanged."""
+
+
+class UnknownBox(ScorecardError):
+    """The box id is not on this ruleset's card."""
+
+
+class BoxFilled(ScorecardError):
+    """The box already holds points (a box is filled once per game; RULES.md)."""
+
+
+class BadDice(ScorecardError):
+    """Dice are five ints 1..6."""
+
+
+class TurnError(ValueError):
+    """A roll or hold the turn refuses; the turn is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One game of the family (RULES.md, Kniffel family).
+
+    name: "kniffel" | "kitkniff" | "yatzy". boxes: the card's box ids in display order.
+    scoring: which column of the RULES.md points table applies ("kniffel" or "yatzy").
+    upper_bonus: points when ones..sixes reach upper_bonus_threshold. joker: whether the joker rule
+    exists. extra_bonus_each / extra_bonus_cap: points per further five-alike and their maximum in
+    all (0 = no extra bonus; None = uncapped).
+    """
+
+    name: str
+    boxes: tuple[str, ...]
+    scoring: Scoring
+    upper_bonus: int
+    joker: bool
+    extra_bonus_each: int
+    extra_bonus_cap: int | None
+    upper_bonus_threshold: int = 63
+
+
+RULESETS: dict[str, Ruleset] = {
+    # seed 004, "Die Punktetabelle", "Der 63er-Bonus", "Zweiter Kniffel"; RULES.md.
+    "kniffel": Ruleset("kniffel", KNIFFEL_BOXES, "kniffel", 35, True, 50, None),
+    # seed 002, "Prämie - Bonus", "Kniffel als Joker", "Weitere KitKniff-Würfe"; RULES.md.
+    "kitkniff": Ruleset("kitkniff", KNIFFEL_BOXES, "kniffel", 35, True, 100, 900),
+    # seed 004, "Häufige Hausregeln: Absteigend (Yatzy-Stil)"; RULES.md (+50 bonus, no joker).
+    "yatzy": Ruleset("yatzy", YATZY_BOXES, "yatzy", 50, False, 0, None),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """Room options (RULES.md, Kniffel family, house rules; seed 004, "Häufige Hausregeln").
+
+    joker: False = "no joker": full house and straights score only what the dice show; the extra
+    bonus is still paid. five_alike_full_house: "Kniffel als Full House". extra_bonus: the KitKniff
+    seed's "Administration" switch; False pays no extra bonus (in any ruleset).
+    """
+
+    joker: bool = True
+    five_alike_full_house: bool = False
+    extra_bonus: bool = True
+
+    def __post_init__(self) -> None:
+        if not all(isinstance(v, bool) for v in asdict(self).values()):
+            raise ValueError(f"house rules are True or False: {self!r}")
+
+
+def _kniffel_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
+    """RULES.md, Kniffel / KitKniff column; seed 004 "Die Punktetabelle"; seed 002."""
+    shape, total, run = multiplicities(dice), sum(dice), longest_run(dice)
+    full_house = shape == (3, 2) or (five_alike_full_house and shape == (5,))
+    return {
+        **{box: face * dice.count(face) for box, face in _FACE_OF.items()},
+        "three_of_a_kind": total if shape[0] >= 3 else 0,
+        "four_of_a_kind": total if shape[0] >= 4 else 0,
+        "full_house": JOKER_POINTS["full_house"] if full_house else 0,
+        "small_straight": JOKER_POINTS["small_straight"] if run >= 4 else 0,
+        "large_straight": JOKER_POINTS["large_straight"] if run == 5 else 0,
+        "yahtzee": YAHTZEE_POINTS if shape == (5,) else 0,
+        "chance": total,
+    }
+
+
+def _yatzy_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
+    """RULES.md, Yatzy column (sums of the dice that make the pattern); dice sorted."""
+    shape, total = multiplicities(dice), sum(dice)
+    pairs = sorted({face for face in dice if dice.count(face) >= 2}, reverse=True)
+
+    def of_a_kind(n: int) -> int:
+        faces = [face for face in dice if dice.count(face) >= n]
+        return n * max(faces) if faces else 0
+
+    full_house = shape == (3, 2) or (five_alike_full_house and shape == (5,))
+    return {
+        **{box: face * dice.count(face) for box, face in _FACE_OF.items()},
+        "one_pair": 2 * pairs[0] if pairs else 0,
+        "two_pairs": 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0,
+        "three_of_a_kind": of_a_kind(3),
+        "four_of_a_kind": of_a_kind(4),
+        "full_house": total if full_house else 0,
+        "small_straight": 15 if dice == (1, 2, 3, 4, 5) else 0,
+        "large_straight": 20 if dice == (2, 3, 4, 5, 6) else 0,
+        "yahtzee": YAHTZEE_POINTS if shape == (5,) else 0,
+        "chance": total,
+    }
+
+
+_POINTS = {"kniffel": _kniffel_points, "yatzy": _yatzy_points}
+# The 252 distinct rolls, as sorted tuples.
+ROLLS: frozenset[tuple[int, ...]] = frozenset(combinations_with_replacement(FACES, DICE))
+
+
+@cache
+def _table(scoring: Scoring, five_alike_full_house: bool) -> dict[tuple[int, ...], dict[str, int]]:
+    """Sorted roll -> {box: points} for every box of the scoring style."""
+    return {dice: _POINTS[scoring](dice, five_alike_full_house) for dice in ROLLS}
+
+
+@cache
+def _joker_table(
+    scoring: Scoring, five_alike_full_house: bool
+) -> dict[tuple[int, ...], dict[str, int]]:
+    """The six five-alike rolls with the joker's fixed values (RULES.md, joker)."""
+    table = _table(scoring, five_alike_full_house)
+    return {(face,) * DICE: table[(face,) * DICE] | JOKER_POINTS for face in FACES}
+
+
+def _dice_key(dice: Iterable[int]) -> tuple[int, ...]:
+    """Dice as a sorted tuple; BadDice unless five ints 1..6."""
+    try:
+        key = tuple(sorted(dice))
+        valid = key in ROLLS
+    except TypeError:
+        valid = False
+    if not valid or not all(type(d) is int for d in key):
+        raise BadDice(f"dice are five ints 1..6, got {dice!r}")
+    return key
+
+
+class Scorecard:
+    """One player's card for one game (RULES.md, Kniffel family).
+
+    Args: ruleset, a Ruleset or a RULESETS name; house-rule keywords joker (True),
+    five_alike_full_house (False), extra_bonus (True), see HouseRules. An unknown ruleset name
+    raises ValueError, an unknown keyword TypeError.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str,
+        *,
+        joker: bool = True,
+        five_alike_full_house: bool = False,
+        extra_bonus: bool = True,
+    ) -> None:
+        if isinstance(ruleset, str):
+            if ruleset not in RULESETS:
+                raise ValueError(f"unknown ruleset {ruleset!r}; one of {sorted(RULESETS)}")
+            ruleset = RULESETS[ruleset]
+        if not isinstance(ruleset, Ruleset):
+            raise ValueError(f"a ruleset is a Ruleset or one of {sorted(RULESETS)}")
+        self._ruleset = ruleset
+        self._house_rules = HouseRules(joker, five_alike_full_house, extra_bonus)
+        self._boxes: dict[str, int | None] = dict.fromkeys(ruleset.boxes)
+        self._extra_yahtzees = 0
+        self._last_box: str | None = None
+        self._rows = _table(ruleset.scoring, five_alike_full_house)
+        self._joker_rows = _joker_table(ruleset.scoring, five_alike_full_house)
+        self._joker = ruleset.joker and joker
+
+    def _row(self, key: tuple[int, ...]) -> dict[str, int]:
+        """Points per box for the sorted dice, with the joker applied when it applies.
+
+        Joker (RULES.md): five alike while the yahtzee box is filled (50 or 0) let full_house and
+        the straights score 25/30/40 in any open box. The seeds limit where the joker may go
+        (seed 004: matching upper box or lower block; seed 002: lower block); RULES.md allows any
+        open box and stands.
+        """
+        if self._joker and key in self._joker_rows and self._boxes["yahtzee"] is not None:
+            return self._joker_rows[key]
+        return self._rows[key]
+
+    def options(self, dice: Iterable[int]) -> dict[str, int]:
+        """Points each OPEN box would get for these dice, in card order.
+
+        Args: five ints 1..6 in any order. Returns {box: points}; empty when the card is complete.
+        Raises BadDice. Every open box may be filled, with 0 when the dice don't fit (RULES.md).
+        """
+        row = self._row(_dice_key(dice))
+        return {box: row[box] for box, points in self._boxes.items() if points is None}
+
+    def fill(self, box: str, dice: Iterable[int]) -> int:
+        """Write the dice into an open box; returns the points written (as options promised).
+
+        Also counts an extra yahtzee when the dice are five alike and the yahtzee box holds 50
+        (RULES.md, extra bonus; seed 004 "Zweiter Kniffel"; seed 002 "Weitere KitKniff-Würfe").
+        Raises UnknownBox, BoxFilled or BadDice; the card is then unchanged.
+        """
+        if not isinstance(box, str) or box not in self._boxes:
+            raise UnknownBox(f"{box!r} is not a box of {self.ruleset.name}")
+        if self._boxes[box] is not None:
+            raise BoxFilled(f"{box} already holds {self._boxes[box]}")
+        key = _dice_key(dice)
+        points = self._row(key)[box]
+        if key[0] == key[-1] and self._boxes["yahtzee"] == YAHTZEE_POINTS:
+            self._extra_yahtzees += 1
+        self._boxes[box] = points
+        self._last_box = box
+        return points
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The game this card is for."""
+        return self._ruleset
+
+    @property
+    def house_rules(self) -> HouseRules:
+        """The room's house rules for this card."""
+        return self._house_rules
+
+    @property
+    def boxes(self) -> dict[str, int | None]:
+        """A copy: box -> points, None while open, in card order."""
+        return dict(self._boxes)
+
+    @property
+    def last_box(self) -> str | None:
+        """The box filled most recently, None on a fresh card."""
+        return self._last_box
+
+    @property
+    def is_complete(self) -> bool:
+        """True when every box is filled: the game is over (RULES.md)."""
+        return None not in self._boxes.values()
+
+    @property
+    def upper_total(self) -> int:
+        """Sum of ones..sixes filled so far."""
+        return sum(self._boxes[box] or 0 for box in UPPER_BOXES)
+
+    @property
+    def upper_bonus(self) -> int:
+        """The ruleset's bonus once ones..sixes reach 63 (RULES.md; seed 004 "Der 63er-Bonus")."""
+        reached = self.upper_total >= self.ruleset.upper_bonus_threshold
+        return self.ruleset.upper_bonus if reached else 0
+
+    @property
+    def lower_total(self) -> int:
+        """Sum of the filled boxes below the upper block."""
+        return sum(v or 0 for box, v in self._boxes.items() if box not in _FACE_OF)
+
+    @property
+    def extra_yahtzees(self) -> int:
+        """How many further five-alikes were written while the yahtzee box held 50."""
+        return self._extra_yahtzees
+
+    @property
+    def extra_bonus(self) -> int:
+        """Extra-bonus points: Kniffel 50 each uncapped; KitKniff 100 each up to 900 and only with
+        the extra_bonus house rule on; Yatzy none (RULES.md, extra bonus; seed 002)."""
+        if not self.house_rules.extra_bonus:
+            return 0
+        points = self._extra_yahtzees * self.ruleset.extra_bonus_each
+        cap = self.ruleset.extra_bonus_cap
+        return points if cap is None else min(points, cap)
+
+    @property
+    def total(self) -> int:
+        """upper_total + upper_bonus + lower_total + extra_bonus."""
+        return self.upper_total + self.upper_bonus + self.lower_total + self.extra_bonus
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready state: ruleset name, house rules, boxes, extra_yahtzees, last_box."""
+        return {
+            "ruleset": self.ruleset.name,
+            "house_rules": asdict(self.house_rules),
+            "boxes": dict(self._boxes),
+            "extra_yahtzees": self._extra_yahtzees,
+            "last_box": self._last_box,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Scorecard":
+        """The card to_dict described; ValueError when the data does not describe a valid card."""
+        try:
+            card = cls(data["ruleset"], **data["house_rules"])
+            boxes, extra, last = data["boxes"], data["extra_yahtzees"], data["last_box"]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a scorecard: {exc!r}") from exc
+        boxes_ok = (
+            isinstance(boxes, Mapping)
+            and set(boxes) == set(card._boxes)
+            and all(v is None or (type(v) is int and v >= 0) for v in boxes.values())
+        )
+        last_ok = last is None or (
+            isinstance(last, str) and boxes_ok and boxes.get(last) is not None
+        )
+        if not (boxes_ok and last_ok and type(extra) is int and extra >= 0):
+            raise ValueError(f"not a {card.ruleset.name} card: {data!r}")
+        card._boxes = {box: boxes[box] for box in card.ruleset.boxes}
+        card._extra_yahtzees, card._last_box = extra, last
+        return card
+
+    def copy(self) -> "Scorecard":
+        """An independent copy of this card."""
+        return Scorecard.from_dict(self.to_dict())
+
+
+class Turn:
+    """One player's turn of up to three rolls (RULES.md, Kniffel family; seed 002 "Das Spiel").
+
+    The first roll sets all five dice; later rolls replace the dice that are not held. Held dice
+    may be released before any re-roll. Refused actions raise TurnError and change nothing.
+    """
+
+    def __init__(self) -> None:
+        self._dice: tuple[int, ...] = ()
+        self._held = [False] * DICE
+        self._rolls = 0
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The five faces, or () before the first roll."""
+        return self._dice
+
+    @property
+    def held(self) -> tuple[bool, ...]:
+        """Five flags: True for a die kept out of the next roll."""
+        return tuple(self._held)
+
+    @property
+    def rolls(self) -> int:
+        """Rolls made so far, 0..3."""
+        return self._rolls
+
+    @property
+    def can_roll(self) -> bool:
+        """A roll is left and at least one die is free (seed 002: at most 4 dice stay)."""
+        return self._rolls < MAX_ROLLS and not all(self._held)
+
+    def free_count(self) -> int:
+        """How many values the next roll takes: 5 for the first roll, else the un-held dice."""
+        return self._held.count(False)
+
+    def roll(self, values: Iterable[int]) -> tuple[int, ...]:
+        """Apply a roll: values are the new faces (ints 1..6) for the un-held dice, left to right.
+
+        Returns the five dice. Raises TurnError after three rolls, with all dice held, or when the
+        number of values differs from free_count() or a value is not 1..6.
+        """
+        if not self.can_roll:
+            raise TurnError("no roll left" if self._rolls >= MAX_ROLLS else "all dice are held")
+        try:
+            faces = tuple(values)
+        except TypeError as exc:
+            raise TurnError(f"a roll is a sequence of faces, got {values!r}") from exc
+        if len(faces) != self.free_count():
+            raise TurnError(f"{self.free_count()} dice are rolled, got {len(faces)} values")
+        if not all(type(v) is int and 1 <= v <= 6 for v in faces):
+            raise TurnError(f"faces are 1..6, got {faces!r}")
+        new = iter(faces)
+        previous = self._dice or (0,) * DICE
+        self._dice = tuple(
+            d if keep else next(new) for d, keep in zip(previous, self._held, strict=True)
+        )
+        self._rolls += 1
+        return self._dice
+
+    def _checked(self, index: int) -> int:
+        """index itself; TurnError before the first roll or unless an int 0..4."""
+        if not self._dice:
+            raise TurnError("no dice to hold before the first roll")
+        if type(index) is not int or not 0 <= index < DICE:
+            raise TurnError(f"a die index is 0..4, got {index!r}")
+        return index
+
+    def hold(self, index: int) -> None:
+        """Keep die index (0..4) out of the next roll."""
+        self._held[self._checked(index)] = True
+
+    def release(self, index: int) -> None:
+        """Put die index back in the cup (seed 004: dice put aside may be taken back)."""
+        self._held[self._checked(index)] = False
+
+    def toggle(self, index: int) -> None:
+        """Hold a free die or release a held one (seed 002: click a die to hold or release)."""
+        i = self._checked(index)
+        self._held[i] = not self._held[i]
+
+    def set_held(self, indices: Iterable[int]) -> None:
+        """Hold exactly the dice at these indices (each 0..4), release the others."""
+        chosen = {self._checked(i) for i in indices}
+        if not self._dice:
+            raise TurnError("no dice to hold before the first roll")
+        self._held = [i in chosen for i in range(DICE)]
+
+
+# Which box to give up first when nothing scores (seed 004, "Taktik: Was man wann streicht":
+# ones, then yahtzee, then twos ...; the large straight last).
+SCRATCH_ORDER: tuple[str, ...] = (
+    "ones",
+    "yahtzee",
+    "twos",
+    "threes",
+    "one_pair",
+    "two_pairs",
+    "four_of_a_kind",
+    "three_of_a_kind",
+    "full_house",
+    "small_straight",
+    "fours",
+    "fives",
+    "sixes",
+    "chance",
+    "large_straight",
+)
+
+
+def auto_box(scorecard: Scorecard, dice: Iterable[int]) -> str:
+    """The box to fill for a player whose time ran out: simple and deterministic.
+
+    1. the open box other than chance with the most points (ties: card order);
+    2. if none scores, chance (kept as the reserve for a bad roll, seed 004 "Taktik");
+    3. if nothing scores, the first open box in SCRATCH_ORDER (seed 004 "Taktik").
+    Raises BadDice, or ScorecardError when the card is complete.
+    """
+    options = scorecard.options(dice)
+    if not options:
+        raise ScorecardError("the scorecard is complete")
+    scoring = {box: points for box, points in options.items() if points and box != "chance"}
+    if scoring:
+        return max(scoring, key=scoring.__getitem__)
+    if options.get("chance"):
+        return "chance"
+    return min(options, key=SCRATCH_ORDER.index)

@@ -1,0 +1,50 @@
+"""The replay viewer: any finished game, move by move from its log, at a shareable link.
+
+``/knikkers/games/<id>/replay?step=<n>`` shows the position after the first ``n`` actions of the
+log (0 = the start), rebuilt by the engine from the seed.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+
+from app.knikkers import log, service
+from app.knikkers.routes.common import is_htmx
+from app.knikkers.variants import variant_label
+from app.store.models import Game, Player
+from app.web.deps import CurrentPlayer, SessionDep
+from app.web.templating import templates
+
+router = APIRouter()
+
+
+@router.get("/knikkers/games/{game_id}/replay", name="knikkers_replay")
+async def replay(
+    request: Request, game_id: int, session: SessionDep, player: CurrentPlayer, step: int = 0
+):
+    """The position after ``step`` actions of finished game ``game_id`` (404 otherwise)."""
+    row = await session.get(Game, game_id)
+    if row is None or row.kind != "knikkers" or row.status != "finished":
+        raise HTTPException(status_code=404)
+    actions = await service.load_actions(session, game_id)
+    step = max(0, min(step, len(actions)))
+    game = log.rebuild(row, actions[:step])
+    owner = await session.get(Player, row.player_id) if row.player_id else None
+    variant = log.variant_of(row)
+    context = {
+        "player": player,
+        "row": row,
+        "owner": owner,
+        "game": game,
+        "step": step,
+        "steps": len(actions),
+        "last": actions[step - 1] if step else None,
+        "variant": variant,
+        "variant_name": variant_label(variant),
+        "daily": log.daily_of(row),
+        "result": row.result or {},
+    }
+    return templates.TemplateResponse(
+        request, "knikkers/replay.html", context,
+        block_name="replay_state" if is_htmx(request) else None,
+    )

@@ -1,0 +1,125 @@
+"""The room WebSocket: ``/r/<code>/ws``, one per open room page (htmx ws extension).
+
+Client messages are JSON objects ``{"type": ..., "action_id": ..., ...}`` (htmx sends the
+clicked element's values plus ``HEADERS``, which are ignored). The first message of a
+(re)connected page is ``{"type": "hello", "version": N}``; the server answers with the live
+room when the client is behind. Every refused message gets an error fragment and the
+connection stays open.
+"""
+
+from __future__ import annotations
+
+import json
+
+import structlog
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from app.i18n import gettext as _
+from app.i18n import use_language
+from app.live.hub import Connection
+from app.live.origin import origin_allowed
+from app.rooms.codes import is_code
+from app.rooms.games.base import ActionError
+from app.web.deps import SESSION_PLAYER_KEY
+from app.web.room_view import render_ack, render_error
+
+log = structlog.get_logger("knobel.socket")
+router = APIRouter()
+
+MAX_MESSAGE_BYTES = 2048
+_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+@router.websocket("/r/{code}/ws")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    """Serve one room page's socket until it closes.
+
+    Refused before the handshake completes (HTTP 403): a foreign ``Origin``, no guest
+    session, or an unknown room.
+    """
+    app = websocket.app
+    settings = app.state.settings
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
+        log.info("ws_refused_origin", room=code)
+        await websocket.close(code=1008)
+        return
+    player_id = websocket.session.get(SESSION_PLAYER_KEY) if "session" in websocket.scope \
+        else None
+    service, hub = app.state.rooms, app.state.hub
+    if not isinstance(player_id, str) or not is_code(code) or \
+            await service.snapshot(code) is None:
+        await websocket.close(code=1008)
+        return
+    lang = websocket.scope.get("state", {}).get("lang", "en")
+    rates = parse_many(settings.ws_message_rate)
+    await websocket.accept()
+    conn = Connection(websocket, code, player_id, lang)
+    await hub.add(conn)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.send(_error(lang, "bad_message", _("The message is malformed.")))
+                continue
+            try:
+                await _handle(conn, text, service, hub, rates)
+            except Exception:
+                log.exception("message_failed", room=code, player=player_id)
+                conn.send(_error(lang, "server_error", "Something went wrong."))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await hub.remove(conn)
+
+
+def _error(lang: str, code: str, message: str, action_id: str | None = None) -> str:
+    with use_language(lang):
+        return render_error(code, _(message), action_id)
+
+
+async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
+    """Check size, shape and rate of one message, then apply it."""
+    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+        conn.send(_error(conn.lang, "too_large", "The message is too large."))
+        return
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        conn.send(_error(conn.lang, "bad_message", "The message is malformed."))
+        return
+    data.pop("HEADERS", None)
+    raw_id = data.get("action_id")
+    action_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
+    key = str(id(conn))
+    if not all(_limiter.hit(rate, "ws", key) for rate in rates):
+        conn.send(_error(conn.lang, "rate_limited", "Too many messages, slow down.", action_id))
+        return
+    if data.get("type") == "hello":
+        version = data.get("version")
+        known = version if isinstance(version, int) and not isinstance(version, bool) else -1
+        state = await service.snapshot(conn.code)
+        if state is not None and known == state.version and known >= 0:
+            conn.last_version = known
+            conn.send(render_ack(None, state.version))
+        else:
+            await hub.send_snapshot(conn, known)
+        return
+    try:
+        outcome = await service.act(conn.code, conn.player_id, data)
+    except ActionError as exc:
+        conn.send(_error(conn.lang, exc.code, exc.message, action_id))
+        return
+    except Exception:
+        log.exception("action_failed", room=conn.code, player=conn.player_id)
+        conn.send(_error(conn.lang, "server_error", "Something went wrong."))
+        return
+    conn.send(render_ack(action_id, outcome.version, outcome.duplicate))

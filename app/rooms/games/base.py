@@ -1,0 +1,99 @@
+"""The contract every room game implements (a plug-in), and the shared value types.
+
+A plug-in turns client actions into events (``decide``), folds stored events into its state
+(``apply``), proposes automatic events when a timer runs out (``on_timer``), and gives the
+template its view. It never touches the database, the clock or a random source of its own:
+``Dice`` and ``now`` come in as arguments. The room service does everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+Dice = Callable[[int], list[int]]
+"""``dice(n)`` returns ``n`` faces 1..6 drawn by the server (or a test source)."""
+
+
+class ActionError(ValueError):
+    """An action that the rules refuse; ``code`` is a stable id, ``message`` a gettext msgid."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+
+
+class OptionError(ValueError):
+    """A room option outside its allowed values (``field`` names it)."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event to store: ``type`` (``roll``, ``place``, ``hold``...), its JSON ``payload``,
+    the acting seat (None for the server), and when it happened (UTC)."""
+
+    type: str
+    payload: dict[str, Any]
+    seat_id: int | None
+    at: datetime | None = None
+
+
+@dataclass
+class Table:
+    """What a plug-in knows of the room: seat ids in play order, who is online now, and
+    since when each away seat has been away (when this process saw it leave)."""
+
+    seat_ids: Sequence[int]
+    online: frozenset[int] = field(default_factory=frozenset)
+    away_since: dict[int, datetime] = field(default_factory=dict)
+
+
+class GamePlugin(Protocol):
+    """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""
+
+    kind: str
+    folder: str
+    template: str
+
+    def default_options(self) -> dict[str, Any]:
+        """The room options a new room starts with."""
+
+    def parse_options(self, form: dict[str, Any]) -> dict[str, Any]:
+        """Validate the host's option form; raises ``OptionError``."""
+
+    def new_state(self, options: dict[str, Any], seat_ids: Sequence[int], start: int) -> Any:
+        """A fresh game for ``seat_ids`` (table order); ``start`` is the start player's index."""
+
+    def apply(self, state: Any, event: Event) -> None:
+        """Fold one stored event into ``state`` (events were validated before storing)."""
+
+    def decide(self, state: Any, seat_id: int, action: dict[str, Any], dice: Dice) -> list[Event]:
+        """The events a seat's action causes; raises ``ActionError`` and changes nothing."""
+
+    def remove_seat(self, state: Any, seat_id: int) -> list[Event]:
+        """Events taking ``seat_id`` out of a running game (host removed it or it left)."""
+
+    def deadline(self, state: Any, table: Table, now: datetime) -> datetime | None:
+        """When the server must act for someone next (timers, an away roller), or None."""
+
+    def on_timer(self, state: Any, table: Table, now: datetime, dice: Dice) -> list[Event]:
+        """Automatic events due at ``now`` (marked ``auto``); empty when nothing is due."""
+
+    def is_over(self, state: Any) -> bool:
+        """True when the game has ended."""
+
+    def totals(self, state: Any) -> dict[int, int]:
+        """Points per seat id (final when the game is over)."""
+
+    def public(self, state: Any) -> dict[str, Any]:
+        """The game as JSON-ready data anyone may see (``/r/<code>/state.json``)."""
+
+    def view(self, state: Any, viewer_seat_id: int | None) -> dict[str, Any]:
+        """Template context for the game area as seen by ``viewer_seat_id`` (None: spectator)."""

@@ -1,0 +1,521 @@
+"""The room service: every change to a room goes through here, one at a time per room.
+
+Path of one action: socket handler -> ``RoomService.act`` (per-room lock) -> plug-in
+``decide`` (pure rules) -> append events + bump the room version in one transaction (the
+``(game, seq)`` unique constraint and the version check serialise writers across processes)
+-> commit -> ``publish(code, version)`` -> the hub renders fragments per recipient.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.rooms.codes import new_code
+from app.rooms.dice import DiceSource
+from app.rooms.errors import Conflict, RoomError
+from app.rooms.games import GAMES, get_game
+from app.rooms.games.base import ActionError, Event, OptionError, Table
+from app.rooms.state import RoomState, as_utc, load_room
+from app.store.db import Database
+from app.store.models import Game, GameEvent, Player, Room, Seat
+
+log = structlog.get_logger("knobel.rooms")
+
+Publish = Callable[[str, int], Awaitable[None]]
+ROOM_ACTIONS = {"options", "start", "remove", "leave", "next_game"}
+MAX_ACTION_ID = 64
+
+
+@dataclass
+class Outcome:
+    """What an accepted action did: the room ``version`` after it, and whether it was a
+    repeat of an action already applied (``duplicate``)."""
+
+    version: int
+    duplicate: bool = False
+
+
+class RoomService:
+    """Creates rooms, seats players, and applies actions and timers to rooms.
+
+    ``db``: the database; ``publish(code, version)``: announces a committed version;
+    ``dice``: the server's dice; ``online(code)``: player ids with an open socket there.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        publish: Publish,
+        dice: DiceSource,
+        online: Callable[[str], frozenset[str]] = lambda code: frozenset(),
+        away_since: Callable[[str], dict[str, datetime]] = lambda code: {},
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.db = db
+        self.publish = publish
+        self.dice = dice
+        self.online = online
+        self.away_since = away_since
+        self.clock = clock
+        self._rooms: dict[str, RoomState] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    # ----- reading -------------------------------------------------------------------------
+
+    def lock(self, code: str) -> asyncio.Lock:
+        """The in-process lock serialising actions of room ``code``."""
+        return self._locks.setdefault(code, asyncio.Lock())
+
+    async def snapshot(self, code: str, at_least: int = 0) -> RoomState | None:
+        """The room's state, reloaded from the database when ours is older than ``at_least``
+        (an event committed by another process), not cached yet, or ``at_least`` is -1."""
+        state = self._rooms.get(code)
+        if state is not None and state.version >= at_least >= 0:
+            return state
+        async with self.lock(code):
+            state = self._rooms.get(code)
+            if state is None or state.version < at_least or at_least < 0:
+                state = await self._reload(code)
+        return state
+
+    async def _reload(self, code: str) -> RoomState | None:
+        async with self.db.sessionmaker() as session:
+            state = await load_room(session, code)
+        if state is None:
+            self._rooms.pop(code, None)
+            return None
+        self._rooms[code] = state
+        self._schedule(state)
+        return state
+
+    async def _fresh(self, code: str) -> RoomState:
+        """The cached state if it matches the database's version, else a reload. Call locked."""
+        state = self._rooms.get(code)
+        async with self.db.sessionmaker() as session:
+            version = (
+                await session.execute(select(Room.version).where(Room.code == code))
+            ).scalar_one_or_none()
+        if version is None:
+            raise RoomError("unknown_room", "This room does not exist.", 404)
+        if state is None or state.version != version:
+            state = await self._reload(code)
+            assert state is not None
+        return state
+
+    def table(self, state: RoomState) -> Table:
+        """The plug-in's view of the table: seat order and which seats are online."""
+        online = self.online(state.code)
+        away = self.away_since(state.code)
+        return Table(
+            seat_ids=state.game.seat_ids if state.game else [],
+            online=frozenset(s.id for s in state.seats if s.player_id in online),
+            away_since={s.id: away[s.player_id] for s in state.seats if s.player_id in away},
+        )
+
+    # ----- creating and joining ------------------------------------------------------------
+
+    async def create_room(self, player_id: str, name: str, kind: str) -> str:
+        """Create a room of game ``kind`` hosted by ``player_id`` (seated as ``name``).
+
+        Returns the new room code. Raises ``RoomError`` (400) for an unknown game.
+        """
+        if kind not in GAMES:
+            raise RoomError("unknown_game", "Unknown game.", 400)
+        code = new_code()
+        async with self.db.sessionmaker() as session, session.begin():
+            await _ensure_player(session, player_id, name)
+            room = Room(code=code, game=kind, options=get_game(kind).default_options(),
+                        host_player_id=player_id, status="lobby", version=1)
+            session.add(room)
+            await session.flush()
+            session.add(Seat(room_id=room.id, player_id=player_id, position=0, name=name))
+        log.info("room_created", room=code, player=player_id, game=kind)
+        return code
+
+    async def join(self, code: str, player_id: str, name: str) -> int:
+        """Seat ``player_id`` as ``name`` in room ``code``; returns the new room version.
+
+        Already seated: updates nothing and returns the current version (one seat per player,
+        however many tabs). Raises ``RoomError``: unknown room (404), game running or room
+        full (409).
+        """
+        async with self.lock(code):
+            for _ in range(3):
+                state = await self._fresh(code)
+                if state.seat_of(player_id):
+                    return state.version
+                if state.status == "playing":
+                    raise RoomError("game_running", "The game has already started.")
+                if state.is_full:
+                    raise RoomError("room_full", "This room is full.")
+                try:
+                    version = await self._write(
+                        state, lambda s, st=state: _seat(s, st, player_id, name)
+                    )
+                except Conflict:
+                    continue
+                await self._reload(code)
+                break
+            else:
+                raise RoomError("busy", "The room is busy, please try again.", 503)
+        log.info("seat_taken", room=code, player=player_id)
+        await self.publish(code, version)
+        return version
+
+    # ----- actions ---------------------------------------------------------------------------
+
+    async def act(self, code: str, player_id: str, message: dict[str, Any]) -> Outcome:
+        """Apply one client ``message`` (``{"type": ..., "action_id": ..., ...}``) for
+        ``player_id`` in room ``code``; the seat comes from the player, never the message.
+
+        Returns the ``Outcome``; raises ``ActionError``/``RoomError`` when refused (nothing
+        changed). A message whose ``action_id`` was applied before is not applied again.
+        """
+        action_id = message.get("action_id")
+        if action_id is not None and (not isinstance(action_id, str) or
+                                      not 0 < len(action_id) <= MAX_ACTION_ID):
+            raise RoomError("bad_message", "The message is malformed.", 400)
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            raise RoomError("bad_message", "The message is malformed.", 400)
+        async with self.lock(code):
+            for _ in range(3):
+                state = await self._fresh(code)
+                if action_id and action_id in state.recent_actions:
+                    return Outcome(state.recent_actions[action_id], duplicate=True)
+                try:
+                    version = await self._apply(state, player_id, kind, message, action_id)
+                except Conflict:
+                    self._rooms.pop(code, None)
+                    continue
+                break
+            else:
+                raise RoomError("busy", "The room is busy, please try again.", 503)
+        log.info("action", room=code, player=player_id, type=kind, version=version)
+        await self.publish(code, version)
+        return Outcome(version)
+
+    async def _apply(
+        self, state: RoomState, player_id: str, kind: str, message: dict[str, Any],
+        action_id: str | None,
+    ) -> int:
+        seat = state.seat_of(player_id)
+        claimed = message.get("seat")
+        if kind not in ("remove",) and claimed is not None and (
+            seat is None or str(claimed) != str(seat.id)
+        ):
+            raise RoomError("not_your_seat", "You can only act for your own seat.", 403)
+        if kind in ROOM_ACTIONS:
+            return await self._room_action(state, player_id, kind, message, action_id)
+        if seat is None:
+            raise RoomError("not_seated", "Only seated players can do that.", 403)
+        if state.status != "playing" or state.game_state is None:
+            raise RoomError("not_playing", "No game is running.")
+        dice = self.dice.for_room(state.code)
+        events = state.plugin.decide(state.game_state, seat.id, message, dice)
+        return await self._append(state, events, action_id)
+
+    async def _append(self, state: RoomState, events: list[Event], action_id: str | None) -> int:
+        """Store ``events`` of the current game (finishing it when they end it); commit."""
+        now = self.clock()
+        events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
+        plugin, game = state.plugin, state.game
+        assert game is not None
+        first_seq = state.last_seq + 1
+        try:
+            for event in events:  # optimistic: a failed commit drops the cached state
+                plugin.apply(state.game_state, event)
+        except Exception:
+            self._rooms.pop(state.code, None)
+            raise
+        over = plugin.is_over(state.game_state)
+        totals = plugin.totals(state.game_state) if over else {}
+
+        async def work(session: AsyncSession) -> None:
+            for i, event in enumerate(events):
+                session.add(GameEvent(
+                    game_id=game.id, seq=first_seq + i, type=event.type, payload=event.payload,
+                    seat_id=event.seat_id, action_id=action_id if i == 0 else None,
+                    created_at=event.at,
+                ))
+            if over:
+                await session.execute(
+                    update(Game).where(Game.id == game.id).values(
+                        status="finished", finished_at=now,
+                        result={"totals": {str(k): v for k, v in totals.items()}},
+                    )
+                )
+
+        try:
+            version = await self._write(state, work, status="finished" if over else None)
+        except BaseException:
+            self._rooms.pop(state.code, None)
+            raise
+        state.version = version
+        state.last_seq = first_seq + len(events) - 1
+        state.remember_action(action_id, version)
+        if over:
+            game.status, game.totals, state.status = "finished", totals, "finished"
+            log.info("game_finished", room=state.code, game=game.id, totals=totals)
+        self._schedule(state)
+        return version
+
+    async def _room_action(
+        self, state: RoomState, player_id: str, kind: str, message: dict[str, Any],
+        action_id: str | None,
+    ) -> int:
+        seat = state.seat_of(player_id)
+        is_host = player_id == state.host_player_id and seat is not None
+        if kind == "leave":
+            if seat is None:
+                raise RoomError("not_seated", "Only seated players can do that.", 403)
+            return await self._remove(state, seat.id, "left", action_id)
+        if kind == "next_game":
+            if seat is None:
+                raise RoomError("not_seated", "Only seated players can do that.", 403)
+            after = message.get("after")
+            if state.game and str(after) == str(state.game.number - 1) and \
+                    state.status == "playing":
+                return state.version  # several players pressed rematch: one game only
+            if state.status != "finished":
+                raise RoomError("not_finished", "The game is not over yet.")
+            return await self._start(state, action_id)
+        if not is_host:
+            raise RoomError("not_host", "Only the host can do that.", 403)
+        if kind == "options":
+            if state.status == "playing":
+                raise RoomError("game_running", "The game has already started.")
+            try:
+                options = state.plugin.parse_options(message)
+            except OptionError as exc:
+                raise RoomError("bad_option", "That option is not available.", 400) from exc
+            return await self._write_room(state, action_id, options=options)
+        if kind == "start":
+            if state.status != "lobby":
+                raise RoomError("game_running", "The game has already started.")
+            return await self._start(state, action_id)
+        if kind == "remove":
+            try:
+                target = int(message.get("target", message.get("seat")))
+            except (TypeError, ValueError):
+                raise RoomError("bad_message", "The message is malformed.", 400) from None
+            victim = state.seat(target)
+            if victim is None or victim.status != "active":
+                raise RoomError("no_such_seat", "There is no such seat.", 404)
+            if victim.player_id == player_id:
+                raise RoomError("remove_self", "Use Leave to leave the room.")
+            return await self._remove(state, victim.id, "removed", action_id)
+        raise RoomError("unknown_action", "Unknown action.", 400)
+
+    async def _start(self, state: RoomState, action_id: str | None) -> int:
+        """Create the next game (a match's next game, or a new match) with the active seats."""
+        seats = [s.id for s in state.active_seats]
+        if not seats:
+            raise RoomError("no_players", "Nobody is seated.")
+        previous = state.game
+        number = previous.number + 1 if previous else 1
+        match_size = int(state.options.get("match", 1))
+        if previous and previous.options.get("match_game", 1) < previous.options.get("match", 1):
+            match_no = previous.options.get("match_no", 1)
+            match_game = previous.options.get("match_game", 1) + 1
+            match_size = previous.options.get("match", 1)
+        else:
+            match_no = (previous.options.get("match_no", 0) + 1) if previous else 1
+            match_game = 1
+        start = (number - 1) % len(seats)
+        order = seats[start:] + seats[:start]
+        options = {**state.options, "match": match_size, "match_no": match_no,
+                   "match_game": match_game}
+
+        async def work(session: AsyncSession) -> None:
+            session.add(Game(room_id=state.id, number=number, kind=state.kind, options=options,
+                             seat_ids=order, status="playing"))
+
+        version = await self._write(state, work, status="playing", action_id=action_id)
+        await self._reload(state.code)
+        return version
+
+    async def _remove(self, state: RoomState, seat_id: int, status: str,
+                      action_id: str | None) -> int:
+        """Take a seat away (``left`` or ``removed``); the host role passes on with it."""
+        victim = state.seat(seat_id)
+        assert victim is not None
+        events = []
+        if state.status == "playing" and state.game_state is not None:
+            events = state.plugin.remove_seat(state.game_state, seat_id)
+        if events:
+            now = self.clock()
+            events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
+        host = state.host_player_id
+        if victim.player_id == host:
+            heirs = [s for s in state.active_seats if s.id != seat_id]
+            host = heirs[0].player_id if heirs else None
+        game = state.game
+        first_seq = state.last_seq + 1
+
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Seat).where(Seat.id == seat_id).values(status=status))
+            await session.execute(update(Room).where(Room.id == state.id)
+                                  .values(host_player_id=host))
+            for i, event in enumerate(events):
+                session.add(GameEvent(game_id=game.id, seq=first_seq + i, type=event.type,
+                                      payload=event.payload, seat_id=event.seat_id,
+                                      created_at=event.at))
+
+        version = await self._write(state, work, action_id=action_id)
+        state = await self._reload(state.code)
+        if state and state.status == "playing" and state.plugin.is_over(state.game_state):
+            await self._finish_if_over(state)
+            version = state.version
+        return version
+
+    async def _finish_if_over(self, state: RoomState) -> None:
+        """Mark the game finished when removals left it over (no placements pending)."""
+        assert state.game is not None
+        totals = state.plugin.totals(state.game_state)
+        game_id = state.game.id
+
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Game).where(Game.id == game_id).values(
+                status="finished", finished_at=self.clock(),
+                result={"totals": {str(k): v for k, v in totals.items()}}))
+
+        await self._write(state, work, status="finished")
+        await self._reload(state.code)
+
+    async def _write_room(self, state: RoomState, action_id: str | None, **values: Any) -> int:
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Room).where(Room.id == state.id).values(**values))
+
+        version = await self._write(state, work, action_id=action_id)
+        await self._reload(state.code)
+        return version
+
+    async def _write(
+        self, state: RoomState, work: Callable[[AsyncSession], Awaitable[Any]],
+        status: str | None = None, action_id: str | None = None,
+    ) -> int:
+        """Run ``work`` and bump the room version in one transaction; returns the new version.
+
+        Raises ``Conflict`` when another writer got there first (version moved, or the
+        ``(game, seq)`` / ``(room, number)`` unique constraints fired).
+        """
+        values: dict[str, Any] = {"version": Room.version + 1}
+        if status:
+            values["status"] = status
+        try:
+            async with self.db.sessionmaker() as session, session.begin():
+                result = await session.execute(
+                    update(Room).where(Room.id == state.id, Room.version == state.version)
+                    .values(**values)
+                )
+                if result.rowcount != 1:
+                    raise Conflict()
+                await work(session)
+        except IntegrityError as exc:
+            raise Conflict() from exc
+        if action_id:
+            state.remember_action(action_id, state.version + 1)
+        return state.version + 1
+
+    # ----- timers ----------------------------------------------------------------------------
+
+    def _schedule(self, state: RoomState) -> None:
+        """(Re)arm the room's timer for the plug-in's next deadline."""
+        handle = self._timers.pop(state.code, None)
+        if handle:
+            handle.cancel()
+        if state.status != "playing" or state.game_state is None:
+            return
+        now = self.clock()
+        due = state.plugin.deadline(state.game_state, self.table(state), now)
+        if due is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        delay = max(0.0, (as_utc(due) - now).total_seconds())
+        self._timers[state.code] = loop.call_later(
+            delay, lambda: asyncio.ensure_future(self.fire_timer(state.code))
+        )
+
+    def presence_changed(self, code: str) -> None:
+        """Re-arm the timer of ``code`` (an away roller may now be rolled for)."""
+        state = self._rooms.get(code)
+        if state is not None:
+            self._schedule(state)
+
+    async def fire_timer(self, code: str) -> None:
+        """Apply the automatic events that are due in room ``code`` (if still due)."""
+        version = None
+        async with self.lock(code):
+            try:
+                state = await self._fresh(code)
+            except RoomError:
+                return
+            if state.status != "playing" or state.game_state is None:
+                return
+            events = state.plugin.on_timer(
+                state.game_state, self.table(state), self.clock(), self.dice.for_room(code)
+            )
+            if events:
+                try:
+                    version = await self._append(state, events, None)
+                except Conflict:
+                    self._rooms.pop(code, None)
+            else:
+                self._schedule(state)
+        if version is not None:
+            log.info("timer_events", room=code, version=version)
+            await self.publish(code, version)
+
+    def close(self) -> None:
+        """Cancel every timer (shutdown)."""
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
+
+async def _ensure_player(session: AsyncSession, player_id: str, name: str) -> None:
+    player = await session.get(Player, player_id)
+    if player is None:
+        session.add(Player(id=player_id, name=name))
+    else:
+        player.name = name
+    await session.flush()
+
+
+async def _seat(session: AsyncSession, state: RoomState, player_id: str, name: str) -> None:
+    await _ensure_player(session, player_id, name)
+    existing = (
+        await session.execute(
+            select(Seat).where(Seat.room_id == state.id, Seat.player_id == player_id)
+        )
+    ).scalar_one_or_none()
+    if existing is not None:
+        existing.status, existing.name = "active", name
+    else:
+        position = (
+            await session.execute(
+                select(func.coalesce(func.max(Seat.position), -1)).where(Seat.room_id == state.id)
+            )
+        ).scalar_one() + 1
+        session.add(Seat(room_id=state.id, player_id=player_id, position=position, name=name))
+    if state.host_player_id is None:
+        await session.execute(
+            update(Room).where(Room.id == state.id).values(host_player_id=player_id)
+        )
+
+
+__all__ = ["ActionError", "Outcome", "RoomError", "RoomService"]

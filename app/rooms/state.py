@@ -1,0 +1,181 @@
+"""A room's state in memory, rebuilt from the database: room row, seats, games, event log.
+
+The latest game's state is its plug-in folded over the stored events, so a restarted server
+continues exactly where the log ends.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.rooms.games import get_game
+from app.rooms.games.base import Event, GamePlugin
+from app.store.models import Game, GameEvent, Room, Seat
+
+MAX_SEATS = 12  # issue: a room holds at most 12 seats
+RECENT_ACTIONS = 2048
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """``moment`` as an aware UTC datetime (SQLite hands back naive ones)."""
+    if moment is None:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@dataclass
+class SeatInfo:
+    """A seat: its id, owner, display name, place at the table, ``active``/``left``/``removed``,
+    and ``label`` (the name, with ``(2)``, ``(3)``... when several active seats share it)."""
+
+    id: int
+    player_id: str
+    name: str
+    position: int
+    status: str
+    label: str = ""
+
+
+@dataclass
+class GameInfo:
+    """One game of the room: number, options, table order, status and final totals."""
+
+    id: int
+    number: int
+    kind: str
+    options: dict[str, Any]
+    seat_ids: list[int]
+    status: str
+    totals: dict[int, int]
+
+
+@dataclass
+class RoomState:
+    """Everything needed to validate an action and render the room at ``version``."""
+
+    id: int
+    code: str
+    kind: str
+    options: dict[str, Any]
+    host_player_id: str | None
+    status: str
+    version: int
+    seats: list[SeatInfo]
+    games: list[GameInfo]
+    game_state: Any = None
+    last_seq: int = 0
+    recent_actions: OrderedDict[str, int] = field(default_factory=OrderedDict)
+
+    @property
+    def plugin(self) -> GamePlugin:
+        """The room's game plug-in."""
+        return get_game(self.kind)
+
+    @property
+    def kind_folder(self) -> str:
+        """The template folder of the room's game (``rooms/<folder>/``)."""
+        return self.plugin.folder
+
+    @property
+    def game(self) -> GameInfo | None:
+        """The latest game, if any."""
+        return self.games[-1] if self.games else None
+
+    @property
+    def active_seats(self) -> list[SeatInfo]:
+        """Seats still at the table, in seat order."""
+        return [s for s in self.seats if s.status == "active"]
+
+    def seat_of(self, player_id: str | None) -> SeatInfo | None:
+        """The active seat of ``player_id``, or None (spectator)."""
+        return next(
+            (s for s in self.seats if s.player_id == player_id and s.status == "active"), None
+        )
+
+    def seat(self, seat_id: int | None) -> SeatInfo | None:
+        """The seat with id ``seat_id`` (any status), or None."""
+        return next((s for s in self.seats if s.id == seat_id), None)
+
+    @property
+    def host_seat(self) -> SeatInfo | None:
+        """The host's seat, if the host is seated."""
+        return self.seat_of(self.host_player_id)
+
+    @property
+    def is_full(self) -> bool:
+        """True when all 12 seats are taken."""
+        return len(self.active_seats) >= MAX_SEATS
+
+    def remember_action(self, action_id: str | None, version: int) -> None:
+        """Keep ``action_id`` so a repeated send is recognised (bounded memory)."""
+        if action_id:
+            self.recent_actions[action_id] = version
+            while len(self.recent_actions) > RECENT_ACTIONS:
+                self.recent_actions.popitem(last=False)
+
+    def relabel(self) -> None:
+        """Tell apart active seats with the same name: ``Anna``, ``Anna (2)``..."""
+        counts: dict[str, int] = {}
+        for seat in self.seats:
+            if seat.status != "active":
+                seat.label = seat.name
+                continue
+            key = seat.name.casefold()
+            counts[key] = counts.get(key, 0) + 1
+            seat.label = seat.name if counts[key] == 1 else f"{seat.name} ({counts[key]})"
+
+    def match_games(self) -> list[GameInfo]:
+        """The games of the latest game's match (its ``match_no``), in order."""
+        if not self.game:
+            return []
+        match_no = self.game.options.get("match_no", 1)
+        return [g for g in self.games if g.options.get("match_no", 1) == match_no]
+
+
+def to_event(row: GameEvent) -> Event:
+    """A stored row as a plug-in ``Event``."""
+    return Event(row.type, row.payload, row.seat_id, as_utc(row.created_at))
+
+
+async def load_room(session: AsyncSession, code: str) -> RoomState | None:
+    """Rebuild the room ``code`` from the database; None when there is no such room."""
+    room = (await session.execute(select(Room).where(Room.code == code))).scalar_one_or_none()
+    if room is None:
+        return None
+    seats = (
+        await session.execute(select(Seat).where(Seat.room_id == room.id).order_by(Seat.position))
+    ).scalars()
+    games = (
+        await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))
+    ).scalars()
+    state = RoomState(
+        id=room.id, code=room.code, kind=room.game, options=dict(room.options),
+        host_player_id=room.host_player_id, status=room.status, version=room.version,
+        seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status) for s in seats],
+        games=[
+            GameInfo(g.id, g.number, g.kind, dict(g.options), list(g.seat_ids), g.status,
+                     {int(k): v for k, v in (g.result or {}).get("totals", {}).items()})
+            for g in games
+        ],
+    )
+    state.relabel()
+    if state.game is not None:
+        plugin = state.plugin
+        game = state.game
+        state.game_state = plugin.new_state(game.options, game.seat_ids, 0)
+        rows = (
+            await session.execute(
+                select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.seq)
+            )
+        ).scalars()
+        for row in rows:
+            plugin.apply(state.game_state, to_event(row))
+            state.last_seq = row.seq
+            state.remember_action(row.action_id, state.version)
+    return state

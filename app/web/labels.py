@@ -1,0 +1,35 @@
+"""Translated names of game terms shown in templates (combinations, lines, boxes, games)."""
+
+from __future__ import annotations
+
+from app.i18n import gettext as _
+
+
+def game_label(kind: str) -> str:
+    """The display name of a room game kind (``knister``, ``kniffel``, ``kitkniff``, ``yatzy``)."""
+    return {"knister": "Knister", "kniffel": "Kniffel", "kitkniff": "KitKniff",
+            "yatzy": "Yatzy"}.get(kind, kind)
+
+
+def combination_name(combination: str) -> str:
+    """A Knister line combination id (RULES.md, Knister table) in the current language."""
+    return {
+        "none": _("nothing"),
+        "pair": _("pair"),
+        "two_pairs": _("two pairs"),
+        "three_of_a_kind": _("three of a kind"),
+        "full_house": _("full house"),
+        "four_of_a_kind": _("four of a kind"),
+        "five_of_a_kind": _("five of a kind"),
+        "straight": _("straight"),
+        "straight_without_7": _("straight without 7"),
+    }.get(combination, combination)
+
+
+def line_name(line) -> str:
+    """A Knister ``LineScore``'s place: row/column number or which diagonal."""
+    if line.kind == "row":
+        return _("Row %(n)s") % {"n": line.index + 1}
+    if line.kind == "col":
+        return _("Column %(n)s") % {"n": line.index + 1}
+    return _("Diagonal ↘ (double)") if line.index == 0 else _("Diagonal ↙ (double)")

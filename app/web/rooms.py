@@ -1,0 +1,158 @@
+"""Room pages: create a room, open its link, take a seat, watch; a JSON view of the state."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import segno
+from fastapi import APIRouter, Body, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+
+from app.i18n import gettext as _
+from app.players.names import InvalidName, clean_name
+from app.rooms.codes import is_code
+from app.rooms.errors import RoomError
+from app.rooms.games import GAMES
+from app.rooms.service import RoomService
+from app.rooms.state import RoomState
+from app.web.deps import CurrentPlayer, GuestId
+from app.web.pages import name_error_message
+from app.web.room_view import live_context
+from app.web.templating import templates
+
+router = APIRouter()
+
+
+def _service(request: Request) -> RoomService:
+    return request.app.state.rooms
+
+
+async def _room_or_404(request: Request, code: str) -> RoomState:
+    state = await _service(request).snapshot(code) if is_code(code) else None
+    if state is None:
+        raise HTTPException(404, detail="unknown room")
+    return state
+
+
+def _gone(request: Request, player, reason: str, message: str, state: RoomState | None = None,
+          status: int = 200) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request, "rooms/gone.html",
+        {"player": player, "reason": reason, "message": message, "room": state},
+        status_code=status,
+    )
+
+
+@router.get("/rooms/new", response_class=HTMLResponse, name="new_room_form")
+async def new_room_form(request: Request, player: CurrentPlayer) -> HTMLResponse:
+    """The new-room form (also on the home page)."""
+    return templates.TemplateResponse(request, "rooms/new.html",
+                                      {"player": player, "games": list(GAMES)})
+
+
+@router.post("/rooms", name="create_room")
+async def create_room(
+    request: Request,
+    player: CurrentPlayer,
+    guest_id: GuestId,
+    game: Annotated[str, Form(max_length=16)] = "knister",
+    name: Annotated[str, Form(max_length=200)] = "",
+):
+    """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it."""
+    error = None
+    if game not in GAMES:
+        error = _("Unknown game.")
+    else:
+        try:
+            cleaned = clean_name(name or (player.name if player else "") or "")
+        except InvalidName as exc:
+            error = name_error_message(exc.code)
+    if error:
+        return templates.TemplateResponse(
+            request, "rooms/new.html",
+            {"player": player, "games": list(GAMES), "error": error, "value": name,
+             "game": game}, status_code=422)
+    code = await _service(request).create_room(guest_id, cleaned, game)
+    return RedirectResponse(f"/r/{code}", status_code=303)
+
+
+@router.get("/r/{code}", response_class=HTMLResponse, name="room_page")
+async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
+                    watch: bool = False, join: bool = False) -> HTMLResponse:
+    """The room: for a seated player the table; otherwise a way in (take a seat or watch),
+    or the reason the link no longer works."""
+    if not is_code(code) or (state := await _service(request).snapshot(code)) is None:
+        return _gone(request, player, "unknown", _("This room does not exist."), status=404)
+    seat = state.seat_of(guest_id)
+    if seat is None and not watch:
+        if state.is_full:
+            return _gone(request, player, "full", _("This room is full."), state)
+        if state.status == "playing":
+            return _gone(request, player, "running", _("The game has already started."), state)
+        if state.status == "finished" and not join:
+            return _gone(request, player, "finished", _("This game is over."), state)
+        return templates.TemplateResponse(
+            request, "rooms/join.html",
+            {"player": player, "room": state, "value": player.name if player else ""})
+    share_url = str(request.url_for("room_page", code=code))
+    hub = request.app.state.hub
+    context = live_context(state, guest_id, hub.online(code) | {guest_id})
+    context.update({
+        "player": player,
+        "share_url": share_url,
+        "qr_svg": segno.make(share_url, error="m").svg_inline(scale=4, dark="#000", light="#fff"),
+    })
+    return templates.TemplateResponse(request, "rooms/room.html", context)
+
+
+@router.post("/r/{code}/join", name="join_room")
+async def join_room(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
+                    name: Annotated[str, Form(max_length=200)] = ""):
+    """Take a seat as ``name``; a bad name or a closed room says why (4xx)."""
+    state = await _room_or_404(request, code)
+    try:
+        cleaned = clean_name(name)
+    except InvalidName as exc:
+        return templates.TemplateResponse(
+            request, "rooms/join.html",
+            {"player": player, "room": state, "value": name,
+             "error": name_error_message(exc.code)}, status_code=422)
+    try:
+        await _service(request).join(code, guest_id, cleaned)
+    except RoomError as exc:
+        return _gone(request, player, exc.code, _(exc.message), state, status=exc.status)
+    return RedirectResponse(f"/r/{code}", status_code=303)
+
+
+@router.get("/r/{code}/state.json", name="room_state")
+async def room_state(request: Request, code: str) -> JSONResponse:
+    """The public state of a room: seats, games, and for Knister every sheet and roll.
+
+    Nothing secret is in it (no player ids, no future dice: dice are drawn when rolled).
+    """
+    state = await _room_or_404(request, code)
+    game = state.game
+    body = {
+        "code": state.code, "game": state.kind, "status": state.status,
+        "version": state.version, "options": state.options,
+        "host_seat": state.host_seat.id if state.host_seat else None,
+        "seats": [{"id": s.id, "name": s.name, "label": s.label, "position": s.position,
+                   "status": s.status} for s in state.seats],
+        "games": [{"number": g.number, "status": g.status, "seat_ids": g.seat_ids,
+                   "totals": {str(k): v for k, v in g.totals.items()}} for g in state.games],
+        "current": state.plugin.public(state.game_state) if game and state.game_state else None,
+    }
+    return JSONResponse(body)
+
+
+@router.post("/_test/rooms/{code}/dice", include_in_schema=False)
+async def load_dice(request: Request, code: str, faces: Annotated[list[int], Body(embed=True)]):
+    """Test settings only: queue the faces the next rolls of room ``code`` will show."""
+    if not request.app.state.settings.test_hooks:
+        raise HTTPException(404)
+    await _room_or_404(request, code)
+    try:
+        request.app.state.dice.load(code, faces)
+    except ValueError as exc:
+        raise HTTPException(400, detail=str(exc)) from exc
+    return {"queued": len(faces)}

@@ -1,0 +1,128 @@
+"""Knister played live over real WebSockets against a real uvicorn server."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from app.engines.knister import score_grid
+from tests.support.players import Guest
+
+pytestmark = pytest.mark.server
+
+
+async def _start_game(server, names=("Anna", "Bram")):
+    guests = [Guest(server.url, n) for n in names]
+    code = await guests[0].create_room("knister")
+    for g in guests[1:]:
+        r = await g.join(code)
+        assert r.status_code == 303
+    sockets = [await g.connect(code) for g in guests]
+    reply = await sockets[0].act("start")
+    assert reply.ok, reply
+    return guests, sockets, code
+
+
+async def _play_roll(guests, sockets, code, cell_for=None):
+    state = await guests[0].state(code)
+    roller = state["current"]["roller"]
+    seat_ids = [s["id"] for s in state["seats"]]
+    roller_socket = sockets[seat_ids.index(roller)]
+    reply = await roller_socket.act("roll")
+    assert reply.ok, reply
+    state = await guests[0].state(code)
+    for i, sock in enumerate(sockets):
+        grid = state["current"]["sheets"][str(seat_ids[i])]
+        empty = [(r, c) for r in range(5) for c in range(5) if grid[r][c] is None]
+        cell = cell_for(i, empty) if cell_for else empty[0]
+        reply = await sock.act("place", cell=f"{cell[0]},{cell[1]}")
+        assert reply.ok, reply
+
+
+async def _close(guests, sockets):
+    for s in sockets:
+        await s.close()
+    for g in guests:
+        await g.aclose()
+
+
+async def test_two_players_play_all_25_rolls_and_totals_match_the_engine(server) -> None:
+    guests, sockets, code = await _start_game(server)
+    for _ in range(25):
+        await _play_roll(guests, sockets, code, cell_for=lambda i, empty: empty[-1 if i else 0])
+    state = await guests[0].state(code)
+    assert state["status"] == "finished"
+    current = state["current"]
+    assert current["over"] is True
+    for seat_id, grid in current["sheets"].items():
+        assert current["totals"][seat_id] == score_grid(grid).total
+    assert state["games"][0]["totals"] == current["totals"]
+    await sockets[1].wait_version(state["version"])
+    final = sockets[1].last_live()
+    shown = re.findall(r'data-final-total="(-?\d+)" data-player="([^"]+)"', final)
+    labels = {str(s["id"]): s["label"] for s in state["seats"]}
+    assert sorted((int(t), p) for t, p in shown) == sorted(
+        (total, labels[seat]) for seat, total in current["totals"].items())
+    await _close(guests, sockets)
+
+
+async def test_four_simultaneous_placements_are_each_stored_once(server) -> None:
+    guests, sockets, code = await _start_game(server, ("A", "B", "C", "D"))
+    state = await guests[0].state(code)
+    roller = state["current"]["roller"]
+    seat_ids = [s["id"] for s in state["seats"]]
+    assert (await sockets[seat_ids.index(roller)].act("roll")).ok
+    replies = await asyncio.gather(*(s.act("place", cell="2,2") for s in sockets))
+    assert all(r.ok for r in replies)
+    # each sends its placement twice more, at once: nothing more is stored
+    again = await asyncio.gather(*(s.act("place", cell="1,1") for s in sockets))
+    assert {r.code for r in again} == {"no_roll"}
+    state = await guests[0].state(code)
+    placed = [g[2][2] for g in state["current"]["sheets"].values()]
+    assert len(set(placed)) == 1 and placed[0] is not None
+    assert all(sum(v is not None for row in g for v in row) == 1
+               for g in state["current"]["sheets"].values())
+    assert state["current"]["roll_pending"] is False
+    # exactly one next roll is possible: the next roller rolls once, a second roll is refused
+    nxt = state["current"]["roller"]
+    rs = sockets[seat_ids.index(nxt)]
+    first, second = await asyncio.gather(rs.act("roll"), rs.act("roll"))
+    assert sorted([first.ok, second.ok]) == [False, True]
+    assert len((await guests[0].state(code))["current"]["rolls"]) == 2
+    await _close(guests, sockets)
+
+
+async def test_reconnecting_player_sees_what_was_missed(server) -> None:
+    guests, sockets, code = await _start_game(server)
+    state = await guests[0].state(code)
+    seat_ids = [s["id"] for s in state["seats"]]
+    roller = sockets[seat_ids.index(state["current"]["roller"])]
+    assert (await roller.act("roll")).ok
+    b_version = sockets[1].version
+    await sockets[1].close()
+    assert (await sockets[0].act("place", cell="0,0")).ok
+    b = await guests[1].connect(code, hello=b_version)
+    state = await guests[0].state(code)
+    await b.wait_version(state["version"])
+    live = b.last_live()
+    assert 'data-placed="true"' in live
+    value = state["current"]["sheets"][str(seat_ids[0])][0][0]
+    assert f'data-value="{value}"' in live
+    sockets[1] = b
+    await _close(guests, sockets)
+
+
+async def test_repeated_action_id_is_applied_once(server) -> None:
+    guests, sockets, code = await _start_game(server)
+    state = await guests[0].state(code)
+    seat_ids = [s["id"] for s in state["seats"]]
+    roller = sockets[seat_ids.index(state["current"]["roller"])]
+    assert (await roller.act("roll")).ok
+    first = await sockets[0].act("place", action_id="same-id-1", cell="0,0")
+    second = await sockets[0].act("place", action_id="same-id-1", cell="0,1")
+    assert first.ok and second.ok and second.duplicate
+    grid = (await guests[0].state(code))["current"]["sheets"][str(seat_ids[0])]
+    assert grid[0][1] is None and grid[0][0] is not None
+    await _close(guests, sockets)
