@@ -259,7 +259,7 @@ async def _apply(
     actions = [log.event_action(e) for e in events]
     current = events[-1].seq if events else 0
     if action_id and any(e.action_id == action_id for e in events):
-        await session.rollback()
+        await session.commit()  # a repeated send: already applied, answer with the state
         return Outcome(Loaded(row, log.rebuild(row, actions), current))
     if row.status != "playing":
         raise Refused("over")

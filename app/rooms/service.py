@@ -69,6 +69,7 @@ class RoomService:
         self._rooms: dict[str, RoomState] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._watching: dict[str, datetime] = {}
 
     # ----- reading -------------------------------------------------------------------------
 
@@ -120,6 +121,8 @@ class RoomService:
             seat_ids=state.game.seat_ids if state.game else [],
             online=frozenset(s.id for s in state.seats if s.player_id in online),
             away_since={s.id: away[s.player_id] for s in state.seats if s.player_id in away},
+            started_at=state.game.started_at if state.game else None,
+            watching_since=self._watching.setdefault(state.code, self.clock()),
         )
 
     # ----- creating and joining ------------------------------------------------------------

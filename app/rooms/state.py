@@ -44,7 +44,8 @@ class SeatInfo:
 
 @dataclass
 class GameInfo:
-    """One game of the room: number, options, table order, status and final totals."""
+    """One game of the room: number, options, table order, status, final totals and when it
+    started (UTC)."""
 
     id: int
     number: int
@@ -53,6 +54,7 @@ class GameInfo:
     seat_ids: list[int]
     status: str
     totals: dict[int, int]
+    started_at: datetime | None = None
 
 
 @dataclass
@@ -160,7 +162,8 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
         seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status) for s in seats],
         games=[
             GameInfo(g.id, g.number, g.kind, dict(g.options), list(g.seat_ids), g.status,
-                     {int(k): v for k, v in (g.result or {}).get("totals", {}).items()})
+                     {int(k): v for k, v in (g.result or {}).get("totals", {}).items()},
+                     as_utc(g.started_at))
             for g in games
         ],
     )

@@ -33,3 +33,31 @@ def line_name(line) -> str:
     if line.kind == "col":
         return _("Column %(n)s") % {"n": line.index + 1}
     return _("Diagonal ↘ (double)") if line.index == 0 else _("Diagonal ↙ (double)")
+
+
+def box_label(box: str, ruleset: str) -> str:
+    """A Kniffel-family box id (RULES.md, Kniffel family, box table) in the current language.
+
+    ``ruleset`` is ``kniffel``, ``kitkniff`` or ``yatzy``: the five-alike box is named after
+    the game ("Kniffel" / "KitKniff" / "Yatzy"), and KitKniff's chance is "Krempel" (seed 002).
+    """
+    if box == "yahtzee":
+        return game_label(ruleset)
+    if box == "chance" and ruleset == "kitkniff":
+        return "Krempel"
+    return {
+        "ones": _("Ones"),
+        "twos": _("Twos"),
+        "threes": _("Threes"),
+        "fours": _("Fours"),
+        "fives": _("Fives"),
+        "sixes": _("Sixes"),
+        "one_pair": _("One pair"),
+        "two_pairs": _("Two pairs"),
+        "three_of_a_kind": _("Three of a kind"),
+        "four_of_a_kind": _("Four of a kind"),
+        "full_house": _("Full house"),
+        "small_straight": _("Small straight"),
+        "large_straight": _("Large straight"),
+        "chance": _("Chance"),
+    }.get(box, box)

@@ -28,6 +28,7 @@ def make_templates() -> Jinja2Blocks:
     env.globals["game_label"] = labels.game_label
     env.globals["combination_name"] = labels.combination_name
     env.globals["line_name"] = labels.line_name
+    env.globals["box_label"] = labels.box_label
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]
     return templates
 

@@ -93,8 +93,7 @@ async def choose_variant(
 
 @router.get("/knikkers/games/{game_id}", name="knikkers_game")
 async def game_page(
-    request: Request, game_id: int, session: SessionDep, guest_id: GuestId,
-    player: CurrentPlayer,
+    request: Request, game_id: int, session: SessionDep, guest_id: GuestId
 ):
     """The game page for its player; anybody else is sent to the replay of a finished game."""
     loaded = await _load(session, game_id)
@@ -102,7 +101,7 @@ async def game_page(
         if loaded.row.status == "finished":
             return RedirectResponse(f"{game_url(game_id)}/replay", status_code=303)
         raise HTTPException(status_code=404)
-    return await render_game(request, session, loaded, player)
+    return await render_game(request, session, loaded, guest_id)
 
 
 @router.get("/knikkers/games/{game_id}/state", name="knikkers_state")
@@ -121,7 +120,6 @@ async def move(
     game_id: int,
     session: SessionDep,
     guest_id: GuestId,
-    player: CurrentPlayer,
     src: ShortField = "",
     dst: ShortField = "",
     version: ShortField = "",
@@ -140,8 +138,8 @@ async def move(
     except service.GameNotFound as exc:
         raise HTTPException(status_code=404) from exc
     except service.Refused as refused:
-        return await _refused(request, session, game_id, guest_id, player, refused)
-    return await _accepted(request, session, outcome, player)
+        return await _refused(request, session, game_id, guest_id, refused)
+    return await _accepted(request, session, outcome, guest_id)
 
 
 @router.post("/knikkers/games/{game_id}/undo", name="knikkers_undo")
@@ -150,7 +148,6 @@ async def undo(
     game_id: int,
     session: SessionDep,
     guest_id: GuestId,
-    player: CurrentPlayer,
     version: ShortField = "",
     action_id: ActionId = "",
 ):
@@ -163,8 +160,8 @@ async def undo(
     except service.GameNotFound as exc:
         raise HTTPException(status_code=404) from exc
     except service.Refused as refused:
-        return await _refused(request, session, game_id, guest_id, player, refused)
-    return await _accepted(request, session, outcome, player)
+        return await _refused(request, session, game_id, guest_id, refused)
+    return await _accepted(request, session, outcome, guest_id)
 
 
 @router.post("/knikkers/games/{game_id}/again", name="knikkers_again")
@@ -190,7 +187,7 @@ async def _load_own(session: SessionDep, game_id: int, guest_id: str) -> service
 
 
 async def _accepted(
-    request: Request, session: SessionDep, outcome: service.Outcome, player: Player | None
+    request: Request, session: SessionDep, outcome: service.Outcome, guest_id: str
 ) -> Response:
     if wants_json(request):
         body = state_json(outcome.loaded)
@@ -204,7 +201,7 @@ async def _accepted(
         return JSONResponse(body)
     if not is_htmx(request):
         return _to_game(outcome.loaded.row.id)
-    return await render_game(request, session, outcome.loaded, player, outcome=outcome)
+    return await render_game(request, session, outcome.loaded, guest_id, outcome=outcome)
 
 
 async def _refused(
@@ -212,7 +209,6 @@ async def _refused(
     session: SessionDep,
     game_id: int,
     guest_id: str,
-    player: Player | None,
     refused: service.Refused,
 ) -> Response:
     if wants_json(request):
@@ -221,7 +217,7 @@ async def _refused(
         )
     loaded = await _load_own(session, game_id, guest_id)
     return await render_game(
-        request, session, loaded, player, refused=refused, status=refused.status
+        request, session, loaded, guest_id, refused=refused, status=refused.status
     )
 
 
@@ -240,13 +236,15 @@ async def render_game(
     request: Request,
     session: SessionDep,
     loaded: service.Loaded,
-    player: Player | None,
+    guest_id: str,
     *,
     outcome: service.Outcome | None = None,
     refused: service.Refused | None = None,
     status: int = 200,
 ) -> Response:
     """The game page, or only its ``game`` block for htmx."""
+    # fetched here: a refused action rolls back, which expires the request's profile object
+    player = await session.get(Player, guest_id)
     row = loaded.row
     variant = log.variant_of(row)
     context = {

@@ -48,11 +48,18 @@ class Event:
 @dataclass
 class Table:
     """What a plug-in knows of the room: seat ids in play order, who is online now, and
-    since when each away seat has been away (when this process saw it leave)."""
+    since when each away seat has been away (when this process saw it leave).
+
+    ``started_at``: when the current game started (a first turn's timer starts there).
+    ``watching_since``: since when this process has tracked the room's presence; an away
+    seat with no ``away_since`` entry (not seen since a restart) is away at least since then.
+    """
 
     seat_ids: Sequence[int]
     online: frozenset[int] = field(default_factory=frozenset)
     away_since: dict[int, datetime] = field(default_factory=dict)
+    started_at: datetime | None = None
+    watching_since: datetime | None = None
 
 
 class GamePlugin(Protocol):

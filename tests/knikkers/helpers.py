@@ -1,0 +1,142 @@
+"""Helpers for the Knikkers tests: start games over HTTP, read the state, choose moves, and
+write ranked results straight into the store (for leaderboard arithmetic)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from datetime import date, datetime
+
+from app.engines.knikkers import Game
+from app.knikkers import ranking
+from app.store.db import Database
+from app.store.models import Game as GameRow
+from app.store.models import KnikkersScore, Player
+
+JSON = {"accept": "application/json"}
+HTMX = {"hx-request": "true"}
+
+
+def start(client, *, seed: int = 2, variant: int = 4) -> int:
+    """Start a game on a fixed seed (test hook) and return its id."""
+    response = client.post("/knikkers/test/start",
+                           data={"seed": str(seed), "variant": str(variant)},
+                           follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return int(response.headers["location"].rsplit("/", 1)[1])
+
+
+def start_near_full(client, *, free: int = 9, seed: int = 1, variant: int = 5) -> int:
+    """Start a game from the near-full test position and return its id."""
+    response = client.post("/knikkers/test/near-full",
+                           data={"free": str(free), "seed": str(seed), "variant": str(variant)},
+                           follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return int(response.headers["location"].rsplit("/", 1)[1])
+
+
+def state(client, game_id: int) -> dict:
+    """The game's JSON state (engine state_dict + id, version, status, result)."""
+    response = client.get(f"/knikkers/games/{game_id}/state")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def cell(rc) -> str:
+    """``"r,c"`` for a (row, col) pair."""
+    return f"{rc[0]},{rc[1]}"
+
+
+def move(client, game_id: int, src, dst, **extra):
+    """POST a move, asking for JSON."""
+    data = {"src": cell(src), "dst": cell(dst), **extra}
+    return client.post(f"/knikkers/games/{game_id}/move", data=data, headers=JSON)
+
+
+def undo(client, game_id: int, **extra):
+    """POST an undo, asking for JSON."""
+    return client.post(f"/knikkers/games/{game_id}/undo", data=extra, headers=JSON)
+
+
+def choose(game: Game):
+    """A deterministic chooser: the first move (row-major) that clears a line by itself, else the
+    first legal move; None when there is none."""
+    board, first = game.board, None
+    for r in range(9):
+        for c in range(9):
+            if board[r][c] is None:
+                continue
+            for dst in sorted(game.reachable((r, c))):
+                if first is None:
+                    first = ((r, c), dst)
+                probe = Game.from_position(board, game.upcoming, game.min_line, 0)
+                if probe.move((r, c), dst).spawned == []:
+                    return (r, c), dst
+    return first
+
+
+def engine_view(s: dict) -> Game:
+    """An engine game with the position of a JSON state (for choosing the next move)."""
+    return Game.from_position(s["board"], s["upcoming"], s["min_line"], 0)
+
+
+def ranks(html: str) -> list[tuple[int, str, int]]:
+    """``(rank, player, score)`` of every leaderboard row in a page, in order."""
+    rows = re.findall(r'data-rank="(\d+)" data-player="([0-9a-f]+)" data-score="(\d+)"', html)
+    return [(int(r), p, int(s)) for r, p, s in rows]
+
+
+def guest_id(client) -> str:
+    """The guest id of the client's session (via a game it owns)."""
+    gid = start(client, seed=99, variant=5)
+    return player_of(client, gid)
+
+
+def player_of(client, game_id: int) -> str:
+    """The player id owning ``game_id`` (read from the database)."""
+
+    async def run() -> str:
+        db = Database(client.app.state.settings.database_url)
+        try:
+            async with db.sessionmaker() as session:
+                return (await session.get(GameRow, game_id)).player_id
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
+
+
+async def record_result(
+    db: Database,
+    player_id: str,
+    score: int,
+    finished_at: datetime,
+    *,
+    variant: int = 5,
+    daily: date | None = None,
+    name: str | None = None,
+) -> int:
+    """Store one finished game with ``score`` through the ranking write path (no replay: for
+    leaderboard arithmetic only). Creates the player when missing. Returns the game id."""
+    async with db.sessionmaker() as session:
+        if await session.get(Player, player_id) is None:
+            session.add(Player(id=player_id, name=name, knikkers_variant=variant))
+            await session.flush()
+        row = GameRow(kind="knikkers", player_id=player_id, options={"min_line": variant},
+                      seat_ids=[], seed=0, status="finished", started_at=finished_at,
+                      finished_at=finished_at, result={"score": score})
+        session.add(row)
+        await session.flush()
+        result = {"score": score, "moves": 10, "lines": score // 10}
+        session.add(KnikkersScore(game_id=row.id, player_id=player_id, variant=variant,
+                                  daily=daily, score=score, moves=10, lines=score // 10,
+                                  finished_at=finished_at, duration_s=60))
+        await ranking.raise_bests(session, player_id, variant, daily, row.id, result, finished_at)
+        await session.commit()
+        return row.id
+
+
+def new_player_id() -> str:
+    """A fresh 32-hex player id."""
+    return uuid.uuid4().hex

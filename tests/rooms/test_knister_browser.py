@@ -1,0 +1,73 @@
+"""Two real browsers (Debian Chromium via Playwright) play a whole Knister game by clicking."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.support.browser import chromium, screenshot
+from tests.support.server import ServerProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def _roller(pages, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("[data-action=roll]").count():
+                return page
+        time.sleep(0.05)
+    raise AssertionError("nobody can roll")
+
+
+def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
+    if backend != "sqlite":
+        pytest.skip("the browser game runs once, on SQLite")
+    with ServerProcess(server_env, log=tmp_path / "server.log") as server, chromium() as browser:
+        anna_ctx = browser.new_context(locale="nl-NL", viewport={"width": 390, "height": 844})
+        bram_ctx = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})
+        anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+
+        anna.goto(server.url + "/")
+        anna.fill("[data-action=new-room] [name=name]", "Anna")
+        anna.select_option("[data-action=new-room] [name=game]", "knister")
+        anna.click("[data-action=new-room] [type=submit]")
+        anna.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
+        link = anna.get_attribute("[data-share-link]", "data-share-link")
+        assert link == anna.url
+
+        bram.goto(link)
+        bram.fill("[name=name]", "Bram")
+        bram.click("[data-action=join] [type=submit]")
+        bram.wait_for_url(link)
+        anna.wait_for_selector(".seat:has-text('Bram')")
+        screenshot(anna, "knister-lobby-host")
+
+        anna.click("[data-action=start]")
+        pages = [anna, bram]
+        for i in range(25):
+            roller = _roller(pages)
+            roller.click("[data-action=roll]")
+            for page in pages:
+                page.locator(".cell.open").first.click(timeout=10_000)
+            for page in pages:
+                page.wait_for_selector(".cell.open", state="detached", timeout=10_000)
+            if i == 12:
+                screenshot(bram, "knister-mid-game")
+
+        for page in pages:
+            page.wait_for_selector("[data-final-total]", timeout=10_000)
+        results = [
+            sorted((el.get_attribute("data-player"), el.get_attribute("data-final-total"))
+                   for el in page.query_selector_all("[data-final-total]"))
+            for page in pages
+        ]
+        assert results[0] == results[1]
+        assert {name for name, _ in results[0]} == {"Anna", "Bram"}
+        screenshot(anna, "knister-final-nl")
+        screenshot(bram, "knister-final-de")
+        anna_ctx.close()
+        bram_ctx.close()

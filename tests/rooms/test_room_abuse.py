@@ -1,0 +1,125 @@
+"""Bad input over the room socket is refused, changes nothing, and keeps the socket open."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.exceptions import InvalidStatus
+
+from tests.support.players import Guest
+
+pytestmark = pytest.mark.server
+
+
+async def _room(server):
+    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
+    code = await anna.create_room()
+    await bram.join(code)
+    a, b = await anna.connect(code), await bram.connect(code)
+    assert (await a.act("start")).ok
+    return anna, bram, a, b, code
+
+
+async def _unchanged(guest, code, before) -> None:
+    after = await guest.state(code)
+    assert after == before
+
+
+async def test_foreign_origin_is_refused_at_the_handshake(server) -> None:
+    anna = Guest(server.url, "Anna")
+    code = await anna.create_room()
+    with pytest.raises(InvalidStatus) as err:
+        await anna.connect(code, origin="https://evil.example")
+    assert err.value.response.status_code == 403
+    await anna.aclose()
+
+
+async def test_socket_without_a_guest_session_is_refused(server) -> None:
+    anna = Guest(server.url, "Anna")
+    code = await anna.create_room()
+    stranger = Guest(server.url, "X")
+    with pytest.raises(InvalidStatus):
+        await stranger.connect(code)
+    await anna.aclose()
+    await stranger.aclose()
+
+
+async def test_spoofed_seat_is_refused(server) -> None:
+    anna, bram, a, b, code = await _room(server)
+    state = await anna.state(code)
+    seats = {s["name"]: s["id"] for s in state["seats"]}
+    roller = state["current"]["roller"]
+    other = seats["Bram"] if roller == seats["Anna"] else seats["Anna"]
+    sock = a if roller == seats["Anna"] else b
+    before = await anna.state(code)
+    reply = await sock.act("roll", seat=other)
+    assert reply.code == "not_your_seat"
+    await _unchanged(anna, code, before)
+    assert (await sock.act("roll")).ok  # the socket is still open and usable
+
+
+async def test_oversized_and_malformed_messages_are_refused(server) -> None:
+    anna, bram, a, b, code = await _room(server)
+    before = await anna.state(code)
+    for raw in ["x" * 5000, "not json", "[1,2]", "{}", json.dumps({"type": 5}),
+                json.dumps({"type": "place", "cell": "9,9", "action_id": "m1"}),
+                json.dumps({"type": "teleport", "action_id": "m2"}), b"\x00\x01binary"]:
+        await a.send_raw(raw)
+    reply = await a.act("place", cell="a,b")
+    assert reply.code in ("bad_cell", "no_roll")
+    await _unchanged(anna, code, before)
+    errors = [f for f in a.fragments if 'data-error="' in f]
+    codes = {e.split('data-error="')[1].split('"')[0] for e in errors}
+    assert {"too_large", "bad_message"} <= codes
+
+
+async def test_placement_before_the_roll_and_on_a_filled_cell_are_refused(server) -> None:
+    anna, bram, a, b, code = await _room(server)
+    before = await anna.state(code)
+    assert (await a.act("place", cell="0,0")).code == "no_roll"
+    assert (await b.act("place", cell="0,0")).code == "no_roll"
+    await _unchanged(anna, code, before)
+    state = await anna.state(code)
+    seats = [s["id"] for s in state["seats"]]
+    roller = [a, b][seats.index(state["current"]["roller"])]
+    assert (await roller.act("roll")).ok
+    assert (await a.act("place", cell="0,0")).ok
+    assert (await b.act("place", cell="0,0")).ok
+    state = await anna.state(code)
+    roller = [a, b][seats.index(state["current"]["roller"])]
+    assert (await roller.act("roll")).ok
+    before = await anna.state(code)
+    assert (await a.act("place", cell="0,0")).code == "cell_taken"
+    await _unchanged(anna, code, before)
+    assert (await a.act("place", cell="0,1")).ok
+
+
+async def test_only_the_host_starts_and_removes(server) -> None:
+    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
+    code = await anna.create_room()
+    await bram.join(code)
+    a, b = await anna.connect(code), await bram.connect(code)
+    before = await anna.state(code)
+    assert (await b.act("start")).code == "not_host"
+    seats = {s["name"]: s["id"] for s in before["seats"]}
+    assert (await b.act("remove", target=seats["Anna"])).code == "not_host"
+    assert (await b.act("options", timer="30")).code == "not_host"
+    await _unchanged(anna, code, before)
+    assert (await a.act("options", timer="30", match="3")).ok
+    assert (await a.act("options", timer="45")).code == "bad_option"
+    state = await anna.state(code)
+    assert state["options"]["timer"] == 30 and state["options"]["match"] == 3
+
+
+async def test_host_leaving_passes_the_host_role_on(server) -> None:
+    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
+    code = await anna.create_room()
+    await bram.join(code)
+    a, b = await anna.connect(code), await bram.connect(code)
+    assert (await a.act("leave")).ok
+    state = await anna.state(code)
+    seats = {s["name"]: s for s in state["seats"]}
+    assert state["host_seat"] == seats["Bram"]["id"]
+    assert seats["Anna"]["status"] == "left"
+    assert (await b.act("start")).ok
