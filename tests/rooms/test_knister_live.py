@@ -126,3 +126,36 @@ async def test_repeated_action_id_is_applied_once(server) -> None:
     grid = (await guests[0].state(code))["current"]["sheets"][str(seat_ids[0])]
     assert grid[0][1] is None and grid[0][0] is not None
     await _close(guests, sockets)
+
+
+async def test_rematch_pressed_by_everyone_at_once_starts_one_game(server) -> None:
+    guests, sockets, code = await _start_game(server, ("A", "B", "C"))
+    for _ in range(25):
+        await _play_roll(guests, sockets, code)
+    state = await guests[0].state(code)
+    assert state["status"] == "finished"
+    replies = await asyncio.gather(*(s.act("next_game", after=1) for s in sockets))
+    assert all(r.ok for r in replies), replies
+    state = await guests[0].state(code)
+    assert [g["number"] for g in state["games"]] == [1, 2]
+    assert state["status"] == "playing"
+    # the second game starts with the next start player
+    assert state["current"]["order"][0] == state["games"][0]["seat_ids"][1]
+    await _close(guests, sockets)
+
+
+async def test_same_player_in_two_tabs_keeps_one_seat_and_both_tabs_follow(server) -> None:
+    guests, sockets, code = await _start_game(server)
+    second_tab = await guests[0].connect(code)
+    state = await guests[0].state(code)
+    assert len([s for s in state["seats"] if s["status"] == "active"]) == 2
+    seat_ids = [s["id"] for s in state["seats"]]
+    roller = state["current"]["roller"]
+    tab = second_tab if roller == seat_ids[0] else sockets[1]
+    assert (await tab.act("roll")).ok
+    version = (await guests[0].state(code))["version"]
+    await sockets[0].wait_version(version)
+    await second_tab.wait_version(version)
+    assert 'data-roll="' in sockets[0].last_live()
+    await second_tab.close()
+    await _close(guests, sockets)

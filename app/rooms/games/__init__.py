@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from app.rooms.games.base import GamePlugin
+from app.rooms.games.kniffel import KniffelGame
 from app.rooms.games.knister import KnisterGame
 
-GAMES: dict[str, GamePlugin] = {"knister": KnisterGame()}
+GAMES: dict[str, GamePlugin] = {
+    "knister": KnisterGame(),
+    "kniffel": KniffelGame("kniffel"),
+    "kitkniff": KniffelGame("kitkniff"),
+    "yatzy": KniffelGame("yatzy"),
+}
 
 
 def get_game(kind: str) -> GamePlugin:

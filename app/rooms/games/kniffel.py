@@ -1,0 +1,246 @@
+"""Kniffel, KitKniff and Yatzy in a room: one player at a time rolls, holds and fills a box.
+
+Rules: RULES.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
+002_592e3018138cffed.txt (KitKniff). One plug-in class serves the three rule sets
+(``KniffelGame("kniffel")`` ...). The state and its events are in ``kniffel_state``, the
+template context in ``kniffel_view``.
+
+Timers: with the turn timer on (60 or 120 s) the server finishes a turn that ran out; with
+it off or on, a player on turn who is away (no open socket) for ``AWAY_GRACE`` has their
+turn finished too, so the table never hangs. "Finished" means: roll once if the player never
+rolled, then fill ``auto_box`` with the dice on the table; both events are marked ``auto``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.engines.kniffel import DICE, RULESETS, auto_box
+from app.rooms.games import kniffel_view
+from app.rooms.games.base import ActionError, Dice, Event, OptionError, Table
+from app.rooms.games.kniffel_state import KniffelState, fold, rolled
+
+TIMER_CHOICES = (0, 60, 120)
+MAX_COLUMNS = 6  # seed 004, "Mehrere Spalten": a block has six columns
+AWAY_GRACE = timedelta(seconds=30)
+_TRUE = ("1", "true", "on", "yes")
+_FALSE = ("0", "false", "off", "no", "")
+
+
+class KniffelGame:
+    """The Kniffel-family plug-in for one rule set (see ``base.GamePlugin``)."""
+
+    folder = "kniffel"
+    template = "rooms/kniffel/game.html"
+
+    def __init__(self, ruleset: str) -> None:
+        if ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r}")
+        self.kind = ruleset
+
+    # ----- options ---------------------------------------------------------------------------
+
+    def default_options(self) -> dict[str, Any]:
+        """One column, no turn timer, joker on, five alike not a full house, extra bonus on
+        (RULES.md, Kniffel family: house rules all off by default, extra bonus on)."""
+        return {"joker": True, "five_alike_full_house": False, "extra_bonus": True,
+                "columns": 1, "timer": 0}
+
+    def parse_options(self, form: dict[str, Any]) -> dict[str, Any]:
+        """Validate the lobby form: ``columns`` 1..6, ``timer`` 0|60|120, and the switches
+        ``joker`` (off = the house rule "no joker"; not in Yatzy), ``five_alike_full_house``,
+        ``extra_bonus`` (KitKniff only). Absent fields keep their default; a switch may come
+        as a list (hidden "false" + checked "true"), the last value counts. Values may be
+        strings. Raises ``OptionError`` naming the bad field.
+        """
+        options = self.default_options()
+        for key, allowed in (("columns", range(1, MAX_COLUMNS + 1)), ("timer", TIMER_CHOICES)):
+            if key in form:
+                try:
+                    value = int(_last(form[key]))
+                except (TypeError, ValueError):
+                    raise OptionError(key) from None
+                if value not in allowed:
+                    raise OptionError(key)
+                options[key] = value
+        switches = ["five_alike_full_house"]
+        if RULESETS[self.kind].joker:
+            switches.append("joker")
+        if self.kind == "kitkniff":
+            switches.append("extra_bonus")
+        for key in switches:
+            if key in form:
+                options[key] = _switch(key, form[key])
+        return options
+
+    def new_state(self, options: dict[str, Any], seat_ids: Sequence[int], start: int) -> Any:
+        """A fresh game; seat ``seat_ids[start]`` takes the first turn."""
+        order = list(seat_ids[start:]) + list(seat_ids[:start])
+        return KniffelState.new(self.kind, {**self.default_options(), **options}, order)
+
+    # ----- events ----------------------------------------------------------------------------
+
+    def apply(self, state: KniffelState, event: Event) -> None:
+        """Fold one stored ``roll``, ``hold``, ``score`` or ``leave`` event into ``state``."""
+        fold(state, event)
+
+    def decide(
+        self, state: KniffelState, seat_id: int, action: dict[str, Any], dice: Dice
+    ) -> list[Event]:
+        """Events for ``{"type": "roll"}``, ``{"type": "hold", "die": 0..4, "held"?: bool}``
+        (without ``held`` the die toggles) or ``{"type": "score", "box": id, "column"?: n}``
+        by ``seat_id``. Raises ``ActionError`` (nothing changes) when the seat is not playing
+        or not on turn, the game is over, no roll is left, no die is free, there are no dice
+        yet, the die or box is unknown, the box is filled, or the column is not open.
+        """
+        if seat_id not in state.active:
+            raise ActionError("not_playing", "You are not playing in this game.")
+        if state.over:
+            raise ActionError("game_over", "The game is over.")
+        kind = action.get("type")
+        if kind not in ("roll", "hold", "score"):
+            raise ActionError("unknown_action", "Unknown action.")
+        if state.current != seat_id:
+            raise ActionError("not_your_turn", "It is not your turn.")
+        turn = state.turn
+        if kind == "roll":
+            if turn.rolls >= 3:
+                raise ActionError("no_rolls_left", "You have rolled three times: choose a box.")
+            if not turn.can_roll:
+                raise ActionError("all_held", "All dice are held: release one to roll again.")
+            faces = rolled(turn, dice(turn.free_count()))
+            return [Event("roll", {"dice": faces, "held": list(turn.held), "auto": False},
+                          seat_id)]
+        if not turn.rolls:
+            if kind == "hold":
+                raise ActionError("no_dice", "Roll first: there are no dice to hold yet.")
+            raise ActionError("no_roll", "Roll the dice before choosing a box.")
+        if kind == "hold":
+            die = _die(action.get("die"))
+            if turn.rolls >= 3:
+                raise ActionError("no_rolls_left", "You have rolled three times: choose a box.")
+            held = action.get("held")
+            if not isinstance(held, bool):
+                held = not turn.held[die]
+            return [Event("hold", {"die": die, "held": held}, seat_id)]
+        box, column = _box_and_column(state, seat_id, action)
+        card = state.cards[seat_id][column]
+        points = card.options(turn.dice)[box]
+        return [Event("score", {"box": box, "column": column, "points": points,
+                                "auto": False}, seat_id)]
+
+    def remove_seat(self, state: KniffelState, seat_id: int) -> list[Event]:
+        """A ``leave`` event when ``seat_id`` still plays, else nothing."""
+        return [Event("leave", {}, seat_id)] if seat_id in state.active else []
+
+    # ----- timers ----------------------------------------------------------------------------
+
+    def deadline(self, state: KniffelState, table: Table, now: datetime) -> datetime | None:
+        """When the current turn must be finished for its player: the turn timer's end, or
+        ``AWAY_GRACE`` after the player on turn went away (whichever is first); else None."""
+        if state.over or state.current is None:
+            return None
+        started = state.turn_started_at or table.started_at
+        due: list[datetime] = []
+        if state.timer and started is not None:
+            due.append(started + timedelta(seconds=state.timer))
+        if state.current not in table.online:
+            away = table.away_since.get(state.current) or table.watching_since
+            since = [t for t in (started, away) if t is not None]
+            due.append((max(since) if since else now) + AWAY_GRACE)
+        return min(due) if due else None
+
+    def on_timer(
+        self, state: KniffelState, table: Table, now: datetime, dice: Dice
+    ) -> list[Event]:
+        """The automatic end of the current turn when it is due: a ``roll`` if the player never
+        rolled, then a ``score`` in ``auto_box`` (both ``auto``); empty when nothing is due."""
+        due = self.deadline(state, table, now)
+        if due is None or due > now:
+            return []
+        seat = state.current
+        assert seat is not None
+        events = []
+        faces = list(state.turn.dice)
+        if not state.turn.rolls:
+            faces = list(dice(DICE))
+            events.append(Event("roll", {"dice": faces, "held": [False] * DICE, "auto": True},
+                                seat))
+        column = state.column_of(seat)
+        card = state.cards[seat][column]
+        box = auto_box(card, faces)
+        events.append(Event("score", {"box": box, "column": column,
+                                      "points": card.options(faces)[box], "auto": True}, seat))
+        return events
+
+    # ----- reading ---------------------------------------------------------------------------
+
+    def is_over(self, state: KniffelState) -> bool:
+        """True when every column of every active seat is full (or nobody is left)."""
+        return state.over
+
+    def totals(self, state: KniffelState) -> dict[int, int]:
+        """Points per seat: the sum of its columns' ``Scorecard.total`` (RULES.md)."""
+        return {s: state.total(s) for s in state.order}
+
+    def public(self, state: KniffelState) -> dict[str, Any]:
+        """The game as JSON for ``state.json`` (see ``kniffel_view.public``)."""
+        return kniffel_view.public(state)
+
+    def view(self, state: KniffelState, viewer_seat_id: int | None) -> dict[str, Any]:
+        """Template context as ``viewer_seat_id`` sees it (see ``kniffel_view.view``)."""
+        return kniffel_view.view(state, viewer_seat_id)
+
+
+def _last(value: Any) -> Any:
+    """A form value; for a repeated field (a list) its last value."""
+    if isinstance(value, list | tuple):
+        return value[-1] if value else ""
+    return value
+
+
+def _switch(key: str, raw: Any) -> bool:
+    """A checkbox value as a bool; ``OptionError(key)`` when it is not one."""
+    value = _last(raw)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise OptionError(key)
+
+
+def _die(raw: Any) -> int:
+    """A die index 0..4 from an int or a digit string; ``ActionError`` otherwise."""
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw)
+    if type(raw) is not int or not 0 <= raw < DICE:
+        raise ActionError("bad_die", "That die is not on the table.")
+    return raw
+
+
+def _box_and_column(state: KniffelState, seat: int, action: dict[str, Any]) -> tuple[str, int]:
+    """The ``box`` and ``column`` a ``score`` action names, checked: the box is on this rule
+    set's card and open, the column (default: the seat's current one) is the one being filled.
+    """
+    box = action.get("box")
+    if not isinstance(box, str) or box not in RULESETS[state.ruleset].boxes:
+        raise ActionError("unknown_box", "That box is not on the score sheet.")
+    current = state.column_of(seat)
+    assert current is not None
+    raw = action.get("column", current)
+    try:
+        column = int(raw)
+    except (TypeError, ValueError):
+        raise ActionError("bad_column", "That column is not open.") from None
+    if not 0 <= column < state.columns:
+        raise ActionError("bad_column", "That column is not open.")
+    if state.cards[seat][column].boxes[box] is not None:
+        raise ActionError("box_filled", "That box is already filled.")
+    if column != current:
+        raise ActionError("bad_column", "That column is not open.")
+    return box, column

@@ -1,0 +1,109 @@
+"""What a Kniffel-family game shows: the JSON of ``state.json`` and the template context.
+
+Score sheet (issue 5): every seat a column group (one sub-column per game column), the boxes,
+the upper subtotal with its progress towards 63, the upper bonus, the extra bonus, the totals
+and, with several columns, the running total; the box filled last is marked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engines.kniffel import MAX_ROLLS, RULESETS, UPPER_BOXES, Scorecard
+from app.rooms.games.kniffel_state import KniffelState
+
+_PAR = {box: 3 * face for face, box in enumerate(UPPER_BOXES, start=1)}
+
+
+def column_summary(card: Scorecard) -> dict[str, Any]:
+    """One scorecard's boxes and sums: ``boxes`` {box: points|None}, ``upper_total``,
+    ``upper_bonus``, ``par_diff`` (upper points minus three of each filled face: >= 0 is on
+    course for the bonus, seed 004 "Der 63er-Bonus"), ``lower_total``, ``extra_yahtzees``,
+    ``extra_bonus``, ``total``, ``last_box``, ``complete``."""
+    boxes = card.boxes
+    par = sum(_PAR[box] for box in UPPER_BOXES if boxes[box] is not None)
+    return {
+        "boxes": boxes,
+        "upper_total": card.upper_total,
+        "upper_bonus": card.upper_bonus,
+        "par_diff": card.upper_total - par,
+        "lower_total": card.lower_total,
+        "extra_yahtzees": card.extra_yahtzees,
+        "extra_bonus": card.extra_bonus,
+        "total": card.total,
+        "last_box": card.last_box,
+        "complete": card.is_complete,
+    }
+
+
+def sheets(state: KniffelState) -> dict[int, list[dict[str, Any]]]:
+    """Per seat its columns' summaries, each with ``running``: the total up to that column."""
+    result = {}
+    for seat, cards in state.cards.items():
+        running, columns = 0, []
+        for card in cards:
+            summary = column_summary(card)
+            running += summary["total"]
+            summary["running"] = running
+            columns.append(summary)
+        result[seat] = columns
+    return result
+
+
+def public(state: KniffelState) -> dict[str, Any]:
+    """JSON-ready: rule set, house rules, columns, timer, play order, who is on turn and in
+    which column, the dice / holds / roll count of the turn, the points each open box would
+    get, every seat's columns and the totals."""
+    current = state.current
+    return {
+        "ruleset": state.ruleset,
+        "house_rules": dict(state.house),
+        "columns": state.columns,
+        "timer": state.timer,
+        "order": state.order,
+        "active": state.active,
+        "current": current,
+        "column": state.column_of(current) if current is not None else None,
+        "turns": state.turns,
+        "dice": list(state.turn.dice),
+        "held": list(state.turn.held),
+        "rolls": state.turn.rolls,
+        "options": state.options(),
+        "sheets": {str(s): cols for s, cols in sheets(state).items()},
+        "totals": {str(s): state.total(s) for s in state.order},
+        "auto": [[s, c, b] for s, c, b in sorted(state.auto)],
+        "over": state.over,
+    }
+
+
+def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
+    """Template context for ``templates/rooms/kniffel/game.html`` as seat ``viewer`` (None:
+    a spectator) sees it. Only the player on turn gets ``can_roll`` / ``can_hold`` /
+    ``can_score``; everyone sees the dice, the holds and the points on offer."""
+    ruleset = RULESETS[state.ruleset]
+    turn = state.turn
+    mine = viewer is not None and viewer == state.current and not state.over
+    return {
+        "state": state,
+        "over": state.over,
+        "ruleset": state.ruleset,
+        "boxes_upper": [b for b in ruleset.boxes if b in UPPER_BOXES],
+        "boxes_lower": [b for b in ruleset.boxes if b not in UPPER_BOXES],
+        "threshold": ruleset.upper_bonus_threshold,
+        "has_extra_bonus": ruleset.extra_bonus_each > 0 and state.house["extra_bonus"],
+        "current": state.current,
+        "column": state.column_of(state.current) if state.current is not None else None,
+        "dice": list(turn.dice),
+        "held": list(turn.held),
+        "rolls": turn.rolls,
+        "max_rolls": MAX_ROLLS,
+        "turn_no": state.turns,
+        "roll_auto": state.roll_auto,
+        "my_turn": mine,
+        "can_roll": mine and turn.can_roll,
+        "can_hold": mine and 0 < turn.rolls < MAX_ROLLS,
+        "can_score": mine and turn.rolls > 0,
+        "options": state.options(),
+        "sheets": sheets(state),
+        "totals": {s: state.total(s) for s in state.order},
+    }
