@@ -1,8 +1,11 @@
 """Pub/sub of committed room versions between app processes, chosen by ``BROADCAST_URL``.
 
 ``memory://`` delivers inside one process; ``redis://host:port/db`` uses Redis pub/sub
-(redis-py's asyncio client) so every process hears every room's new versions. Messages are
-``(room code, version)``; the state itself always comes from the database.
+(redis-py's asyncio client) so every process hears every room's new versions. A message is a
+short text: ``v <code> <version>`` (a committed room version; the state itself always comes
+from the database) or ``p <code> <process> <player,player,...>`` (who has a socket open on
+that process). ``listen()`` yields them decoded as ``Message`` tuples; ``("*", "", ...)``
+means messages may have been lost (Redis reconnected) and every room should resynchronise.
 """
 
 from __future__ import annotations
@@ -10,12 +13,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import structlog
 
 log = structlog.get_logger("knobel.broadcast")
 CHANNEL = "knobel:rooms"
+
+
+class Message(NamedTuple):
+    """One pub/sub message: ``kind`` ``v`` (version), ``p`` (presence) or ``*`` (resync)."""
+
+    kind: str
+    code: str
+    version: int = 0
+    process: str = ""
+    players: frozenset[str] = frozenset()
+
+
+RESYNC = Message("*", "")
 
 
 class Broadcast(Protocol):
@@ -30,29 +46,41 @@ class Broadcast(Protocol):
     async def publish(self, code: str, version: int) -> None:
         """Announce that room ``code`` reached ``version``."""
 
-    def listen(self) -> AsyncIterator[tuple[str, int]]:
-        """Every ``(code, version)`` announced by any process, this one included."""
+    async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
+        """Announce which players have a socket open in room ``code`` on ``process``."""
+
+    def listen(self) -> AsyncIterator[Message]:
+        """Every message published by any process, this one included."""
 
 
-def _encode(code: str, version: int) -> str:
-    return f"{code} {version}"
+def encode(message: Message) -> str:
+    """The wire text of ``message``."""
+    if message.kind == "v":
+        return f"v {message.code} {message.version}"
+    return f"p {message.code} {message.process} {','.join(sorted(message.players))}"
 
 
-def _decode(data: str | bytes) -> tuple[str, int] | None:
+def decode(data: str | bytes) -> Message | None:
+    """Parse wire text; None for anything malformed."""
     if isinstance(data, bytes):
         data = data.decode("ascii", "replace")
-    code, _, version = data.partition(" ")
+    parts = data.split(" ")
     try:
-        return code, int(version)
+        if parts[0] == "v" and len(parts) == 3:
+            return Message("v", parts[1], int(parts[2]))
+        if parts[0] == "p" and len(parts) == 4:
+            players = frozenset(p for p in parts[3].split(",") if p)
+            return Message("p", parts[1], process=parts[2], players=players)
     except ValueError:
         return None
+    return None
 
 
 class MemoryBroadcast:
     """One process: an asyncio queue."""
 
     def __init__(self) -> None:
-        self._queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Message] = asyncio.Queue()
 
     async def connect(self) -> None:
         """Nothing to open."""
@@ -62,9 +90,12 @@ class MemoryBroadcast:
 
     async def publish(self, code: str, version: int) -> None:
         """Queue the announcement for this process's listener."""
-        self._queue.put_nowait((code, version))
+        self._queue.put_nowait(Message("v", code, version))
 
-    async def listen(self) -> AsyncIterator[tuple[str, int]]:
+    async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
+        """One process knows its own presence: nothing to send."""
+
+    async def listen(self) -> AsyncIterator[Message]:
         """Yield announcements in order."""
         while True:
             yield await self._queue.get()
@@ -92,32 +123,42 @@ class RedisBroadcast:
         """Close the connection pool."""
         await self._redis.aclose()
 
-    async def publish(self, code: str, version: int) -> None:
-        """``PUBLISH knobel:rooms "<code> <version>"``; errors are logged, not raised."""
+    async def _publish(self, message: Message) -> None:
         try:
-            await self._redis.publish(CHANNEL, _encode(code, version))
+            await self._redis.publish(CHANNEL, encode(message))
         except Exception as exc:  # Redis down: the database still has the truth
-            log.warning("publish_failed", room=code, version=version, error=type(exc).__name__)
+            log.warning("publish_failed", room=message.code, kind=message.kind,
+                        error=type(exc).__name__)
 
-    async def listen(self) -> AsyncIterator[tuple[str, int]]:
+    async def publish(self, code: str, version: int) -> None:
+        """``PUBLISH knobel:rooms "v <code> <version>"``; errors are logged, not raised."""
+        await self._publish(Message("v", code, version))
+
+    async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
+        """``PUBLISH knobel:rooms "p <code> <process> <players>"``; errors logged."""
+        await self._publish(Message("p", code, process=process, players=players))
+
+    async def listen(self) -> AsyncIterator[Message]:
         """Subscribe (again after any error, with a short back-off) and yield announcements."""
         delay = 0.1
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(CHANNEL)
+                if delay > 0.1 or self.reconnected.is_set():
+                    yield RESYNC  # subscribed again: anything may have been missed meanwhile
                 delay = 0.1
                 self.reconnected.set()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
-                        decoded = _decode(message["data"])
+                        decoded = decode(message["data"])
                         if decoded:
                             yield decoded
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("subscribe_failed", error=type(exc).__name__)
-                yield ("*", 0)  # tell the hub to resynchronise every room it serves
+                yield RESYNC  # tell the hub to resynchronise every room it serves
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
             finally:

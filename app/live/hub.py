@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 import structlog
 from starlette.websockets import WebSocket
 
-from app.live.broadcast import Broadcast
+from app.live.broadcast import Broadcast, Message
 
 log = structlog.get_logger("knobel.hub")
 
@@ -74,7 +76,14 @@ class Hub:
     ``snapshot(code, at_least)`` returns a room state at least that new (from the room
     service); ``render(state, player_id, lang, online)`` returns the HTML a viewer receives;
     ``presence_changed(code)`` tells the room service that someone came or went.
+
+    Presence spans processes: each process announces which players have a socket open on it
+    (at once when that changes, and every ``HEARTBEAT`` seconds); announcements of a process
+    that stops sending expire after ``PRESENCE_TTL`` seconds.
     """
+
+    HEARTBEAT = 5.0
+    PRESENCE_TTL = 15.0
 
     def __init__(
         self,
@@ -87,42 +96,93 @@ class Hub:
         self.snapshot = snapshot
         self.render = render
         self.presence_changed = presence_changed
+        self.process = uuid.uuid4().hex[:12]
         self.rooms: dict[str, set[Connection]] = {}
+        self._remote: dict[str, dict[str, tuple[frozenset[str], float]]] = {}
         self._away: dict[str, dict[str, datetime]] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
-    def online(self, code: str) -> frozenset[str]:
-        """Player ids with at least one open socket in room ``code`` (this process)."""
+    def local(self, code: str) -> frozenset[str]:
+        """Player ids with an open socket in room ``code`` on this process."""
         return frozenset(c.player_id for c in self.rooms.get(code, ()))
 
+    def online(self, code: str) -> frozenset[str]:
+        """Player ids with an open socket in room ``code`` on any process."""
+        now = time.monotonic()
+        remote = [players for players, expires in self._remote.get(code, {}).values()
+                  if expires > now]
+        return self.local(code).union(*remote)
+
     def away_since(self, code: str) -> dict[str, datetime]:
-        """When each player of room ``code`` closed their last socket here (UTC)."""
+        """When each player of room ``code`` was last seen going away (UTC)."""
         return self._away.get(code, {})
+
+    async def _presence_update(self, code: str, before: frozenset[str],
+                               skip: Connection | None = None) -> None:
+        """After a possible change of who is online in ``code``: note who left, tell the
+        room service, and show everyone the new presence."""
+        after = self.online(code)
+        if after == before:
+            return
+        away = self._away.setdefault(code, {})
+        for player in before - after:
+            away[player] = datetime.now(UTC)
+        for player in after - before:
+            away.pop(player, None)
+        self.presence_changed(code)
+        await self.deliver(code, force=True, skip=skip)
 
     async def add(self, conn: Connection) -> None:
         """Register ``conn``; everyone in the room sees the player come online."""
-        was_online = conn.player_id in self.online(conn.code)
+        before = self.online(conn.code)
+        local_before = self.local(conn.code)
         self.rooms.setdefault(conn.code, set()).add(conn)
-        self._away.get(conn.code, {}).pop(conn.player_id, None)
         conn.start()
-        if not was_online:
-            self.presence_changed(conn.code)
-            await self.deliver(conn.code, force=True, skip=conn)
+        if self.local(conn.code) != local_before:
+            await self.broadcast.publish_presence(conn.code, self.process, self.local(conn.code))
+        await self._presence_update(conn.code, before, skip=conn)
 
     async def remove(self, conn: Connection) -> None:
         """Unregister ``conn``; when it was the player's last socket, they show as away."""
         conns = self.rooms.get(conn.code)
         if conns is None or conn not in conns:
             return
+        before = self.online(conn.code)
+        local_before = self.local(conn.code)
         conns.discard(conn)
         if conn.writer:
             conn.writer.cancel()
         if not conns:
             self.rooms.pop(conn.code, None)
-        if conn.player_id not in self.online(conn.code):
-            self._away.setdefault(conn.code, {})[conn.player_id] = datetime.now(UTC)
-            self.presence_changed(conn.code)
-            await self.deliver(conn.code, force=True)
+        if self.local(conn.code) != local_before:
+            await self.broadcast.publish_presence(conn.code, self.process, self.local(conn.code))
+        await self._presence_update(conn.code, before)
+
+    async def _remote_presence(self, message: Message) -> None:
+        if message.process == self.process:
+            return
+        before = self.online(message.code)
+        rooms = self._remote.setdefault(message.code, {})
+        if message.players:
+            rooms[message.process] = (message.players, time.monotonic() + self.PRESENCE_TTL)
+        else:
+            rooms.pop(message.process, None)
+        await self._presence_update(message.code, before)
+
+    async def _heartbeat(self) -> None:
+        """Re-announce this process's presence; expire silent processes' presence."""
+        while True:
+            await asyncio.sleep(self.HEARTBEAT)
+            for code in list(self.rooms):
+                await self.broadcast.publish_presence(code, self.process, self.local(code))
+            now = time.monotonic()
+            for code, processes in list(self._remote.items()):
+                expired = [p for p, (_, expires) in processes.items() if expires <= now]
+                if expired:
+                    before = self.local(code).union(*(pl for pl, _ in processes.values()))
+                    for process in expired:
+                        processes.pop(process, None)
+                    await self._presence_update(code, before)
 
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
         """Send ``conn`` the whole live room as it is now (from the database when ``known``
@@ -156,26 +216,30 @@ class Hub:
 
     async def run(self) -> None:
         """Deliver every announced version to this process's sockets, until cancelled."""
-        async for code, version in self.broadcast.listen():
+        async for message in self.broadcast.listen():
             try:
-                if code == "*":  # the backend lost messages: resynchronise every room here
+                if message.kind == "*":  # messages may be lost: resynchronise every room
                     for room in list(self.rooms):
                         await self.deliver(room, -1)
+                        await self.broadcast.publish_presence(room, self.process,
+                                                              self.local(room))
+                elif message.kind == "p":
+                    await self._remote_presence(message)
                 else:
-                    await self.deliver(code, version)
+                    await self.deliver(message.code, message.version)
             except Exception:
-                log.exception("deliver_failed", room=code, version=version)
+                log.exception("deliver_failed", room=message.code, version=message.version)
 
     def start(self) -> None:
-        """Start the delivery loop."""
-        self._task = asyncio.create_task(self.run())
+        """Start the delivery loop and the presence heartbeat."""
+        self._tasks = [asyncio.create_task(self.run()), asyncio.create_task(self._heartbeat())]
 
     async def stop(self) -> None:
         """Stop delivering and close every socket (1012: service restart)."""
-        if self._task:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await task
         for conns in list(self.rooms.values()):
             for conn in list(conns):
                 with contextlib.suppress(Exception):

@@ -106,7 +106,7 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
     if data.get("type") == "hello":
         version = data.get("version")
         known = version if isinstance(version, int) and not isinstance(version, bool) else -1
-        state = await service.snapshot(conn.code)
+        state = await service.current(conn.code)
         if state is not None and known == state.version and known >= 0:
             conn.last_version = known
             conn.send(render_ack(None, state.version))

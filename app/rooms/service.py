@@ -89,6 +89,18 @@ class RoomService:
                 state = await self._reload(code)
         return state
 
+    async def current(self, code: str) -> RoomState | None:
+        """The room as the database has it now (one version check; reload when behind).
+
+        For HTTP reads, which may reach a process that has not yet heard of another
+        process's latest event. None for an unknown room.
+        """
+        async with self.lock(code):
+            try:
+                return await self._fresh(code)
+            except RoomError:
+                return None
+
     async def _reload(self, code: str) -> RoomState | None:
         async with self.db.sessionmaker() as session:
             state = await load_room(session, code)

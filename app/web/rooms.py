@@ -28,7 +28,7 @@ def _service(request: Request) -> RoomService:
 
 
 async def _room_or_404(request: Request, code: str) -> RoomState:
-    state = await _service(request).snapshot(code) if is_code(code) else None
+    state = await _service(request).current(code) if is_code(code) else None
     if state is None:
         raise HTTPException(404, detail="unknown room")
     return state
@@ -81,7 +81,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
                     watch: bool = False, join: bool = False) -> HTMLResponse:
     """The room: for a seated player the table; otherwise a way in (take a seat or watch),
     or the reason the link no longer works."""
-    if not is_code(code) or (state := await _service(request).snapshot(code)) is None:
+    if not is_code(code) or (state := await _service(request).current(code)) is None:
         return _gone(request, player, "unknown", _("This room does not exist."), status=404)
     seat = state.seat_of(guest_id)
     if seat is None and not watch:

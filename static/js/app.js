@@ -53,6 +53,27 @@
     lastRoll = key;
   });
 
+  // Timers: count down to data-deadline (epoch ms, set by the server).
+  setInterval(function () {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.round((+el.getAttribute("data-deadline") - Date.now()) / 1000));
+      el.textContent = "⏱ " + left + " s";
+      el.classList.toggle("urgent", left <= 5);
+    });
+  }, 500);
+
+  // Once the game has started, fold the invitation panel away (it can be opened again).
+  var lastStatus = null;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var live = document.getElementById("live");
+    var status = live && live.getAttribute("data-status");
+    if (lastStatus === "lobby" && status && status !== "lobby") {
+      var share = document.querySelector("details.share");
+      if (share) share.open = false;
+    }
+    if (status) lastStatus = status;
+  });
+
   // Copy and share the room link.
   document.addEventListener("click", function (e) {
     var copy = e.target.closest("[data-copy]");
@@ -82,6 +103,8 @@
     if (navigator.share) {
       document.querySelectorAll("[data-share]").forEach(function (b) { b.hidden = false; });
     }
+    var liveEl = document.getElementById("live");
+    if (liveEl) lastStatus = liveEl.getAttribute("data-status");
     var live = document.querySelector("#live [data-roll-index]");
     if (live) lastRoll = live.getAttribute("data-roll-index") + "/" + (live.getAttribute("data-roll-count") || "");
   });

@@ -7,8 +7,9 @@ field carries a score, and another player's game is invisible (404).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.engines.knikkers import Game
@@ -74,10 +75,16 @@ def test_there_is_no_endpoint_that_finishes_a_game_or_sets_a_score(client) -> No
     assert _counts(client)[:2] == (0, 0)
 
 
-def _other_client(client) -> TestClient:
-    other = TestClient(client.app, base_url="http://testserver")
-    other.__enter__()
-    return other
+@contextmanager
+def _as_another_guest(client) -> Iterator[None]:
+    """Send the requests inside as a different guest (a fresh session cookie)."""
+    mine = client.cookies[SESSION_COOKIE]
+    client.cookies.clear()
+    try:
+        yield
+    finally:
+        client.cookies.clear()
+        client.cookies.set(SESSION_COOKIE, mine)
 
 
 def test_another_players_game_is_not_found_and_stays_unchanged(client) -> None:
@@ -86,8 +93,8 @@ def test_another_players_game_is_not_found_and_stays_unchanged(client) -> None:
     src, dst = choose(engine_view(s))
     move(client, game_id, src, dst)
     mine = state(client, game_id)
-    intruder = _other_client(client)
-    try:
+    with _as_another_guest(client):
+        intruder = client
         start(intruder, seed=7)  # the intruder is a real guest with a game of their own
         checks = [
             intruder.post(f"/knikkers/games/{game_id}/undo", headers=JSON),
@@ -101,8 +108,6 @@ def test_another_players_game_is_not_found_and_stays_unchanged(client) -> None:
             intruder.get(f"/knikkers/games/{game_id}/replay"),  # not finished: nothing to watch
         ]
         assert [r.status_code for r in checks] == [404] * len(checks)
-    finally:
-        intruder.__exit__(None, None, None)
     assert state(client, game_id) == mine
 
 

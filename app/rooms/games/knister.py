@@ -259,6 +259,8 @@ class KnisterGame:
             "current_sum": state.current_sum,
             "roller": state.roller,
             "can_roll": (not over and not state.roll_pending and state.roller == viewer_seat_id),
+            "deadline": (state.rolled_at + timedelta(seconds=state.timer))
+            if state.timer and state.rolled_at and state.roll_pending else None,
             "can_place": can_place,
             "waiting_for": [s for s in state.active if s not in state.placed]
             if state.roll_pending else [],

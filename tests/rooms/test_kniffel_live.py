@@ -1,0 +1,269 @@
+"""Kniffel, KitKniff and Yatzy played live over real WebSockets against a real uvicorn server.
+
+Dice come from the test queue (``POST /_test/rooms/<code>/dice``), loaded right before each
+roll with exactly as many faces as there are free dice, so every roll is known in advance and
+the same turns can be replayed on the engine's ``Scorecard``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from app.engines.kniffel import Scorecard
+from tests.support.players import Guest
+
+pytestmark = pytest.mark.server
+
+EXTRA_BONUS = {"kniffel": 50, "kitkniff": 100, "yatzy": 0}
+JOKER_FULL_HOUSE = {"kniffel": 25, "kitkniff": 25, "yatzy": 0}  # Yatzy has no joker
+
+
+class Table:
+    """The guests of one room, their sockets by seat, and the room's public state."""
+
+    def __init__(self, guests, sockets, code, seat_ids):
+        self.guests, self.sockets, self.code, self.seat_ids = guests, sockets, code, seat_ids
+
+    def socket(self, seat: int):
+        return self.sockets[self.seat_ids.index(seat)]
+
+    async def state(self) -> dict:
+        return await self.guests[0].state(self.code)
+
+    async def current(self) -> dict:
+        return (await self.state())["current"]
+
+    async def load(self, faces: list[int]) -> None:
+        r = await self.guests[0].http.post(f"/_test/rooms/{self.code}/dice",
+                                           json={"faces": faces})
+        assert r.status_code == 200, r.text
+
+    async def roll(self, seat: int, faces: list[int]):
+        await self.load(faces)
+        return await self.socket(seat).act("roll")
+
+    async def close(self) -> None:
+        for s in self.sockets:
+            await s.close()
+        for g in self.guests:
+            await g.aclose()
+
+
+async def start(server, kind: str, names=("Anna", "Bram"), **options) -> Table:
+    guests = [Guest(server.url, n) for n in names]
+    code = await guests[0].create_room(kind)
+    for g in guests[1:]:
+        assert (await g.join(code)).status_code == 303
+    sockets = [await g.connect(code) for g in guests]
+    if options:
+        assert (await sockets[0].act("options", **options)).ok
+    assert (await sockets[0].act("start")).ok
+    state = await guests[0].state(code)
+    return Table(guests, sockets, code, [s["id"] for s in state["seats"]])
+
+
+async def play_turn(table: Table, seat: int, rolls: list[tuple[list[int], list[int]]],
+                    box: str) -> list[int]:
+    """Roll ``rolls`` = [(faces for the free dice, dice to hold after this roll)...], then
+    score ``box``; returns the final dice."""
+    for faces, hold in rolls:
+        reply = await table.roll(seat, faces)
+        assert reply.ok, reply
+        current = await table.current()
+        for die in hold:
+            if not current["held"][die]:
+                assert (await table.socket(seat).act("hold", die=die)).ok
+    dice = (await table.current())["dice"]
+    column = (await table.current())["column"]
+    reply = await table.socket(seat).act("score", box=box, column=column)
+    assert reply.ok, reply
+    return dice
+
+
+def card_for(kind: str, options: dict) -> Scorecard:
+    return Scorecard(kind, joker=options.get("joker", True),
+                     five_alike_full_house=options.get("five_alike_full_house", False),
+                     extra_bonus=options.get("extra_bonus", True))
+
+
+@pytest.mark.parametrize("kind", ["kniffel", "kitkniff", "yatzy"])
+async def test_a_full_game_ends_with_the_engine_totals_extra_bonus_and_joker(server, kind):
+    table = await start(server, kind)
+    a, b = (await table.current())["order"]
+    boxes = list(Scorecard(kind).boxes)
+    cards = {a: card_for(kind, {}), b: card_for(kind, {})}
+    rng = random.Random(f"kniffel-live-{kind}")
+    # Anna: a yahtzee in three rolls (holding the fives), then a second five-alike as a joker
+    order_a = ["yahtzee", "full_house"] + [x for x in boxes if x not in ("yahtzee", "full_house")]
+    plans = {a: order_a, b: boxes}
+    for turn in range(len(boxes)):
+        for seat in (a, b):
+            box = plans[seat][turn]
+            if seat == a and turn == 0:
+                rolls = [([5, 5, 1, 2, 3], [0, 1]), ([5, 4, 4], [2]), ([5, 5], [])]
+            elif seat == a and turn == 1:
+                rolls = [([3, 3, 3, 3, 3], [])]
+            else:
+                first = [rng.randint(1, 6) for _ in range(5)]
+                keep = [i for i, f in enumerate(first) if f == max(first)]
+                rolls = [(first, keep)]
+                if len(keep) < 5 and rng.random() < 0.6:
+                    rolls.append(([rng.randint(1, 6) for _ in range(5 - len(keep))], []))
+            dice = await play_turn(table, seat, rolls, box)
+            cards[seat].fill(box, dice)
+    state = await table.state()
+    current = state["current"]
+    assert state["status"] == "finished" and current["over"] is True
+    assert current["totals"] == {str(s): c.total for s, c in cards.items()}
+    assert state["games"][0]["totals"] == current["totals"]
+    anna = current["sheets"][str(a)][0]
+    assert anna["boxes"]["yahtzee"] == 50
+    assert anna["boxes"]["full_house"] == JOKER_FULL_HOUSE[kind]
+    assert anna["extra_bonus"] == EXTRA_BONUS[kind]
+    # the final screen ranks both players with their totals
+    await table.sockets[1].wait_version(state["version"])
+    final = table.sockets[1].last_live()
+    shown = re.findall(r'data-final-total="(-?\d+)" data-player="([^"]+)"', final)
+    labels = {str(s["id"]): s["label"] for s in state["seats"]}
+    assert sorted((int(t), p) for t, p in shown) == sorted(
+        (total, labels[seat]) for seat, total in current["totals"].items())
+    await table.close()
+
+
+async def test_out_of_turn_fourth_roll_and_filled_box_are_refused_and_change_nothing(server):
+    table = await start(server, "kniffel")
+    a, b = (await table.current())["order"]
+    sa, sb = table.socket(a), table.socket(b)
+
+    async def refused(sock, kind, code, **fields):
+        before = await table.state()
+        reply = await sock.act(kind, **fields)
+        assert (reply.ok, reply.code) == (False, code)
+        assert await table.state() == before
+
+    await refused(sa, "score", "no_roll", box="chance")
+    await refused(sa, "hold", "no_dice", die=0)
+    await refused(sb, "roll", "not_your_turn")
+    assert (await table.roll(a, [1, 1, 1, 2, 3])).ok
+    await refused(sb, "hold", "not_your_turn", die=0)
+    await refused(sb, "score", "not_your_turn", box="ones")
+    await refused(sa, "hold", "bad_die", die=5)
+    await refused(sa, "score", "unknown_box", box="one_pair")
+    assert (await table.roll(a, [4, 4, 4, 4, 4])).ok
+    assert (await table.roll(a, [1, 1, 1, 1, 1])).ok
+    await table.load([6, 6, 6, 6, 6])
+    await refused(sa, "roll", "no_rolls_left")
+    assert (await sa.act("score", box="ones")).ok
+    assert (await table.roll(b, [2, 2, 3, 3, 3])).ok
+    await refused(sa, "roll", "not_your_turn")
+    assert (await sb.act("score", box="full_house")).ok
+    await table.roll(a, [1, 1, 2, 2, 2])
+    await refused(sa, "score", "box_filled", box="ones")
+    await refused(sa, "score", "bad_column", box="twos", column=1)
+    await table.close()
+
+
+async def test_spectators_see_the_turn_but_cannot_act(server):
+    table = await start(server, "kitkniff")
+    a, _ = (await table.current())["order"]
+    watcher = Guest(server.url, "Zoe")
+    page = await watcher.http.get(f"/r/{table.code}?watch=1")
+    assert page.status_code == 200 and 'data-action="roll"' not in page.text
+    ws = await watcher.connect(table.code)
+    assert (await table.roll(a, [6, 6, 2, 3, 6])).ok
+    assert (await table.socket(a).act("hold", die=0)).ok
+    version = (await table.state())["version"]
+    await ws.wait_version(version)
+    live = ws.last_live()
+    assert 'data-die="0" data-held="true"' in live
+    assert 'data-action="roll"' not in live and "<button class=\"die" not in live
+    assert 'data-box="sixes" data-points="18"' in live  # the offer is shown to everyone
+    assert "Krempel" in live
+    reply = await ws.act("score", box="sixes")
+    assert (reply.ok, reply.code) == (False, "not_seated")
+    await ws.close()
+    await watcher.aclose()
+    await table.close()
+
+
+async def test_the_player_on_turn_gets_hold_buttons_and_box_offers(server):
+    table = await start(server, "kniffel")
+    a, b = (await table.current())["order"]
+    assert (await table.roll(a, [2, 3, 4, 5, 5])).ok
+    version = (await table.state())["version"]
+    sa = table.socket(a)
+    await sa.wait_version(version)
+    live = sa.last_live()
+    assert re.search(r'data-value="5" data-die="4" data-held="false"\s+ws-send '
+                     r'hx-vals=\'\{"type": "hold", "die": 4\}\'', live)
+    assert re.search(r'data-box="small_straight" data-points="30" data-column="0"\s+ws-send', live)
+    assert 'data-action="roll"' in live
+    other = table.socket(b)
+    await other.wait_version(version)
+    assert 'data-action="roll"' not in other.last_live()
+    await table.close()
+
+
+async def test_host_options_reach_the_game(server):
+    table = await start(server, "kitkniff", columns="2", timer="120",
+                        joker=["false", "true"], five_alike_full_house=["false"],
+                        extra_bonus=["false"])
+    state = await table.state()
+    assert state["options"] == {"joker": True, "five_alike_full_house": False,
+                                "extra_bonus": False, "columns": 2, "timer": 120}
+    current = state["current"]
+    assert (current["columns"], current["timer"]) == (2, 120)
+    assert current["house_rules"] == {"joker": True, "five_alike_full_house": False,
+                                      "extra_bonus": False}
+    assert len(current["sheets"][str(current["order"][0])]) == 2
+    await table.close()
+
+
+async def test_removing_the_player_on_turn_passes_the_turn(server):
+    table = await start(server, "yatzy", names=("Anna", "Bram", "Cor"))
+    a, b, c = (await table.current())["order"]
+    assert (await table.roll(a, [1, 2, 3, 4, 5])).ok
+    assert (await table.socket(a).act("score", box="small_straight")).ok
+    assert (await table.roll(b, [1, 1, 3, 4, 5])).ok
+    assert (await table.socket(a).act("remove", target=b)).ok
+    current = await table.current()
+    assert (current["current"], current["rolls"], current["active"]) == (c, 0, [a, c])
+    await table.close()
+
+
+async def test_kill_and_restart_mid_turn_keeps_dice_holds_and_roll_count(server):
+    table = await start(server, "kniffel")
+    a, b = (await table.current())["order"]
+    assert (await table.roll(a, [6, 2, 6, 3, 1])).ok
+    for die in (0, 2):
+        assert (await table.socket(a).act("hold", die=die)).ok
+    assert (await table.roll(a, [6, 4, 5])).ok
+    assert (await table.socket(a).act("hold", die=1)).ok
+    before = await table.current()
+    assert (before["dice"], before["held"], before["rolls"]) == (
+        [6, 6, 6, 4, 5], [True, False, True, True, False], 2)
+
+    for s in table.sockets:
+        await s.close()
+    server.kill()
+    server.restart()
+
+    after = await table.current()
+    assert (after["dice"], after["held"], after["rolls"], after["current"]) == (
+        before["dice"], before["held"], before["rolls"], a)
+    sockets = [await g.connect(table.code) for g in table.guests]
+    table.sockets = sockets
+    sa = table.socket(a)
+    await sa.wait_version((await table.state())["version"])
+    live = sa.last_live()
+    assert 'data-die="1" data-held="true"' in live and 'data-die="4" data-held="false"' in live
+    assert (await table.roll(a, [6, 6])).ok  # the third roll: the two free dice
+    assert (await table.current())["dice"] == [6, 6, 6, 6, 6]
+    reply = await table.roll(a, [1])
+    assert (reply.ok, reply.code) == (False, "no_rolls_left")
+    assert (await sa.act("score", box="yahtzee")).ok
+    assert (await table.current())["current"] == b
+    await table.close()
