@@ -1,32 +1,49 @@
 """Structured logging with structlog: JSON lines in production, readable lines otherwise.
 
-Log events carry ids (room, player, game), never message contents or session secrets.
+Log events carry ids (room, player, game), never message contents or session secrets. In JSON
+mode the standard library's loggers (uvicorn's included) are rendered as JSON lines too.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 
 import structlog
 
+_SHARED = [
+    structlog.contextvars.merge_contextvars,
+    structlog.processors.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+]
+
 
 def configure_logging(json_lines: bool) -> None:
-    """Configure structlog and the standard library logger once per process."""
+    """Configure structlog, and in JSON mode the standard library's loggers as well."""
     renderer = (
         structlog.processors.JSONRenderer()
         if json_lines
         else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            renderer,
-        ],
+        processors=[*_SHARED, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
-        cache_logger_on_first_use=True,
+        logger_factory=structlog.PrintLoggerFactory(sys.stdout),
+        cache_logger_on_first_use=False,
     )
+    if json_lines:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[*_SHARED[1:], structlog.stdlib.add_logger_name],
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                        structlog.processors.JSONRenderer()],
+        ))
+        for name in ("", "uvicorn", "uvicorn.error", "uvicorn.access"):
+            logger = logging.getLogger(name)
+            logger.handlers = [handler]
+            logger.propagate = False
+            if name == "":
+                logger.setLevel(logging.INFO)
 
 
 log = structlog.get_logger("knobel")

@@ -21,6 +21,7 @@ from app.web import health, pages
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
+from app.web.ratelimit import RateLimits
 from app.web.room_view import render_live
 
 SESSION_COOKIE = "knobel_session"
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.dice = dice
     app.state.rooms = rooms
     app.state.hub = hub
+    app.state.limits = RateLimits(settings)
 
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(

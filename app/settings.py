@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     https_only: bool = False
     test_hooks: bool = False
     ws_message_rate: str = "15/second;300/minute"
+    rate_limit_rooms: str = "10/minute;100/day"
+    rate_limit_joins: str = "30/minute"
+    rate_limit_misses: str = "30/minute"
     log_json: bool | None = None
 
     def model_post_init(self, __context: object) -> None:  # noqa: D401 - pydantic hook

@@ -251,9 +251,9 @@ async def own_entry(
         select(m, Player.name)
         .join(Player, Player.id == m.player_id)
         .where(*src.conditions, m.player_id == player_id)
-        .order_by(m.score.desc(), m.finished_at.asc(), src.tiebreak.asc())
-        .limit(1)
     )
+    if mode != "players":  # players mode is one primary-key row; games mode takes the best
+        stmt = stmt.order_by(m.score.desc(), m.finished_at.asc(), src.tiebreak.asc()).limit(1)
     found = (await session.execute(stmt)).first()
     if found is None:
         return None

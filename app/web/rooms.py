@@ -27,8 +27,20 @@ def _service(request: Request) -> RoomService:
     return request.app.state.rooms
 
 
-async def _room_or_404(request: Request, code: str) -> RoomState:
+async def _lookup(request: Request, code: str) -> RoomState | None:
+    """The room ``code``, or None; unknown codes count against the client's miss limit so
+    codes cannot be enumerated cheaply (429 once over it)."""
+    limits = request.app.state.limits
+    if limits.blocked("room_miss", request):
+        raise HTTPException(429, detail="too many requests")
     state = await _service(request).current(code) if is_code(code) else None
+    if state is None:
+        limits.hit("room_miss", request)
+    return state
+
+
+async def _room_or_404(request: Request, code: str) -> RoomState:
+    state = await _lookup(request, code)
     if state is None:
         raise HTTPException(404, detail="unknown room")
     return state
@@ -72,6 +84,7 @@ async def create_room(
             request, "rooms/new.html",
             {"player": player, "games": list(GAMES), "error": error, "value": name,
              "game": game}, status_code=422)
+    request.app.state.limits.hit("create_room", request)
     code = await _service(request).create_room(guest_id, cleaned, game)
     return RedirectResponse(f"/r/{code}", status_code=303)
 
@@ -81,7 +94,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
                     watch: bool = False, join: bool = False) -> HTMLResponse:
     """The room: for a seated player the table; otherwise a way in (take a seat or watch),
     or the reason the link no longer works."""
-    if not is_code(code) or (state := await _service(request).current(code)) is None:
+    if (state := await _lookup(request, code)) is None:
         return _gone(request, player, "unknown", _("This room does not exist."), status=404)
     seat = state.seat_of(guest_id)
     if seat is None and not watch:
@@ -110,6 +123,7 @@ async def join_room(request: Request, code: str, player: CurrentPlayer, guest_id
                     name: Annotated[str, Form(max_length=200)] = ""):
     """Take a seat as ``name``; a bad name or a closed room says why (4xx)."""
     state = await _room_or_404(request, code)
+    request.app.state.limits.hit("join", request)
     try:
         cleaned = clean_name(name)
     except InvalidName as exc:

@@ -12,7 +12,8 @@ def server_env(settings, tmp_path) -> dict[str, str]:
     """Environment for a server process on the test database."""
     return {"DATABASE_URL": settings.database_url, "SECRET_KEY": "s" * 32,
             "VAR_DIR": str(tmp_path / "var"), "TEST_HOOKS": "true",
-            "WS_MESSAGE_RATE": "1000/second"}
+            "WS_MESSAGE_RATE": "1000/second", "RATE_LIMIT_ROOMS": "1000/minute",
+            "RATE_LIMIT_JOINS": "1000/minute"}
 
 
 @pytest.fixture

@@ -244,7 +244,7 @@ async def test_kill_and_restart_mid_turn_keeps_dice_holds_and_roll_count(server)
     assert (await table.socket(a).act("hold", die=1)).ok
     before = await table.current()
     assert (before["dice"], before["held"], before["rolls"]) == (
-        [6, 6, 6, 4, 5], [True, False, True, True, False], 2)
+        [6, 6, 6, 4, 5], [True, True, True, False, False], 2)
 
     for s in table.sockets:
         await s.close()

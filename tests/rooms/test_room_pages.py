@@ -108,3 +108,41 @@ def test_test_dice_hook_is_absent_without_test_hooks(client, settings) -> None:
     prod = settings.model_copy(update={"test_hooks": False})
     with TestClient(create_app(prod)) as c:
         assert c.post(f"/_test/rooms/{code}/dice", json={"faces": [6, 6]}).status_code == 404
+
+
+def test_room_creation_is_rate_limited(client, settings) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    limited = settings.model_copy(update={"rate_limit_rooms": "3/minute"})
+    with TestClient(create_app(limited)) as c:
+        codes = [c.post("/rooms", data={"game": "knister", "name": "A"},
+                        follow_redirects=False).status_code for _ in range(4)]
+    assert codes == [303, 303, 303, 429]
+
+
+def test_joins_are_rate_limited(client, settings) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    code = _create(client)
+    limited = settings.model_copy(update={"rate_limit_joins": "2/minute"})
+    with TestClient(create_app(limited)) as c:
+        statuses = [c.post(f"/r/{code}/join", data={"name": "B"},
+                           follow_redirects=False).status_code for _ in range(3)]
+    assert statuses == [303, 303, 429]
+
+
+def test_room_codes_cannot_be_enumerated_cheaply(client, settings) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    code = _create(client)
+    limited = settings.model_copy(update={"rate_limit_misses": "5/minute"})
+    with TestClient(create_app(limited)) as c:
+        misses = [c.get(f"/r/{'A' * 15}{i}").status_code for i in range(6)]
+        assert misses == [404] * 5 + [429]
+        assert c.get(f"/r/{code}").status_code == 429  # even a real code, once over
