@@ -8,10 +8,10 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app.knikkers.routes import router as knikkers_router
 from app.live import socket
 from app.live.broadcast import make_broadcast
 from app.live.hub import Hub
-from app.knikkers.routes import router as knikkers_router
 from app.logging import configure_logging
 from app.rooms.dice import DiceSource
 from app.rooms.service import RoomService
