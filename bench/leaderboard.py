@@ -240,6 +240,7 @@ async def explain(conn: asyncpg.Connection, sql: str, params: tuple) -> str:
 
 
 async def main() -> None:
+    """Parse the arguments, make and fill the database when needed, then report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=DEFAULT_URL)
     parser.add_argument("--games", type=int, default=1_000_000)

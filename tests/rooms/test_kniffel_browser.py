@@ -1,0 +1,134 @@
+"""Two players play Kniffel in Debian Chromium by clicking: options, holds, re-rolls, boxes."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.support.browser import chromium, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def load(server, code: str, faces: list[int]) -> None:
+    """Queue the next dice of room ``code`` (test hook)."""
+    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    assert r.status_code == 200, r.text
+
+
+def state(server, code: str) -> dict:
+    return httpx.get(f"{server.url}/r/{code}/state.json").json()
+
+
+def dice_of(page) -> list[tuple[int, bool]]:
+    dice = page.locator("#live [data-die]")
+    return [(int(d.get_attribute("data-value")), d.get_attribute("data-held") == "true")
+            for d in dice.all()]
+
+
+def filled(page) -> list[tuple[str, str]]:
+    """Every filled box on the page's score sheet as (seat/column/box, points)."""
+    cells = page.locator("#live .scoresheet [data-filled]")
+    return sorted((c.get_attribute("data-slot"), c.get_attribute("data-value"))
+                  for c in cells.all())
+
+
+def roll(page, server, code, faces, count) -> None:
+    load(server, code, faces)
+    page.click("#live [data-action=roll]")
+    page.wait_for_selector(f"#live .dice[data-roll-count='{count}']")
+
+
+def hold(page, die: int) -> None:
+    page.click(f"#live button[data-die='{die}']")
+    page.wait_for_selector(f"#live [data-die='{die}'][data-held='true']")
+
+
+def score(page, box: str) -> None:
+    page.click(f"#live button[data-box='{box}']")
+    page.wait_for_selector(f"#live [data-slot$='/{box}'][data-filled]")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
+    with chromium() as browser:
+        anna_ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
+        bram_ctx = browser.new_context(locale="en-GB", viewport={"width": 1024, "height": 800})
+        anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+
+        anna.goto(server.url + "/rooms/new")
+        anna.select_option("select[name=game]", "kniffel")
+        anna.fill("input[name=name]", "Anna")
+        anna.click("form.new-room button[type=submit]")
+        anna.wait_for_selector("#live[data-status=lobby]")
+        code = anna.url.rsplit("/", 1)[1]
+        anna.wait_for_function("document.body.classList.contains('online')")
+
+        bram.goto(f"{server.url}/r/{code}")
+        bram.fill("input[name=name]", "Bram")
+        bram.click("form[data-action=join] button[type=submit]")
+        bram.wait_for_selector("#live[data-status=lobby]")
+
+        # the host's switches reach the room, unchecked ones too (hidden "false" inputs)
+        anna.wait_for_selector("#live .seat[data-seat] >> nth=1")
+        anna.check("input[data-option=five_alike_full_house]")
+        anna.wait_for_function(
+            "document.querySelector('input[data-option=five_alike_full_house]').checked")
+        bram.wait_for_selector("input[data-option=five_alike_full_house][checked]")
+        anna.select_option("select[data-option=columns]", "2")
+        bram.wait_for_selector("select[data-option=columns] option[value='2'][selected]")
+        options = state(server, code)["options"]
+        assert (options["five_alike_full_house"], options["columns"], options["joker"]) == (
+            True, 2, True)
+        screenshot(bram, "kniffel-lobby-guest")
+
+        anna.click("#live [data-action=start]")
+        for page in (anna, bram):
+            page.wait_for_selector("#live .scoresheet")
+
+        # Anna: roll, hold two fives, re-roll the others, then take the fives box
+        assert bram.locator("#live [data-action=roll]").count() == 0
+        roll(anna, server, code, [5, 2, 5, 3, 1], 1)
+        hold(anna, 0)
+        hold(anna, 2)
+        bram.wait_for_selector("#live [data-die='2'][data-held='true']")  # holds are live
+        assert bram.locator("#live button[data-die]").count() == 0
+        roll(anna, server, code, [5, 6, 4], 2)
+        assert dice_of(anna) == [(5, True), (5, False), (5, True), (6, False), (4, False)]
+        assert anna.get_attribute("#live button[data-box=fives]", "data-points") == "15"
+        screenshot(anna, "kniffel-anna-choosing")
+        score(anna, "fives")
+
+        # Bram: full house in two rolls, scored with the five-alike house rule off the table
+        bram.wait_for_selector("#live [data-action=roll]")
+        roll(bram, server, code, [3, 3, 2, 3, 6], 1)
+        for die in (0, 1, 3):
+            hold(bram, die)
+        roll(bram, server, code, [2, 1], 2)
+        hold(bram, 2)
+        anna.wait_for_selector("#live [data-die='4'][data-value='1']")
+        roll(bram, server, code, [2], 3)
+        assert bram.locator("#live [data-action=roll]").count() == 0
+        assert bram.get_attribute("#live button[data-box=full_house]", "data-points") == "25"
+        screenshot(bram, "kniffel-bram-third-roll")
+        score(bram, "full_house")
+
+        # Anna again: a single roll into chance
+        anna.wait_for_selector("#live [data-action=roll]")
+        roll(anna, server, code, [6, 6, 1, 2, 4], 1)
+        score(anna, "chance")
+
+        final = state(server, code)
+        bram.wait_for_selector(f"#live[data-version='{final['version']}']")
+        anna.wait_for_selector(f"#live[data-version='{final['version']}']")
+        sheet = filled(anna)
+        assert sheet == filled(bram)
+        a, b = final["current"]["order"]
+        assert sheet == sorted([(f"{a}/0/fives", "15"), (f"{a}/0/chance", "19"),
+                                (f"{b}/0/full_house", "25")])
+        assert anna.get_attribute(f"#live [data-slot='{a}/0/chance']", "data-last") == "true"
+        assert anna.locator("#live [data-last]").count() == 2
+        screenshot(anna, "kniffel-anna-sheet")
+        screenshot(bram, "kniffel-bram-sheet")
+        anna_ctx.close()
+        bram_ctx.close()
