@@ -30,6 +30,7 @@ log = structlog.get_logger("knobel.socket")
 router = APIRouter()
 
 MAX_MESSAGE_BYTES = 2048
+MAX_SOCKETS_PER_PLAYER = 8  # tabs of one player in one room
 _limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
@@ -52,6 +53,11 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     service, hub = app.state.rooms, app.state.hub
     if not isinstance(player_id, str) or not is_code(code) or \
             await service.snapshot(code) is None:
+        await websocket.close(code=1008)
+        return
+    if sum(c.player_id == player_id for c in hub.rooms.get(code, ())) >= \
+            MAX_SOCKETS_PER_PLAYER:
+        log.info("ws_refused_too_many", room=code, player=player_id)
         await websocket.close(code=1008)
         return
     lang = websocket.scope.get("state", {}).get("lang", "en")
@@ -99,7 +105,7 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
     data.pop("HEADERS", None)
     raw_id = data.get("action_id")
     action_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
-    key = str(id(conn))
+    key = f"{conn.code}/{conn.player_id}"  # per player, so extra sockets don't add quota
     if not all(_limiter.hit(rate, "ws", key) for rate in rates):
         conn.send(_error(conn.lang, "rate_limited", "Too many messages, slow down.", action_id))
         return
@@ -118,8 +124,8 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
     except ActionError as exc:
         conn.send(_error(conn.lang, exc.code, exc.message, action_id))
         return
-    except Exception:
+    except Exception:  # e.g. the database is unreachable: nothing was committed
         log.exception("action_failed", room=conn.code, player=conn.player_id)
-        conn.send(_error(conn.lang, "server_error", "Something went wrong."))
+        conn.send(_error(conn.lang, "server_error", "Something went wrong.", action_id))
         return
     conn.send(render_ack(action_id, outcome.version, outcome.duplicate))

@@ -5,8 +5,11 @@ from __future__ import annotations
 import unicodedata
 
 MAX_NAME_LENGTH = 24
-_ALLOWED_FORMAT = {"\u200d"}  # zero-width joiner: part of many emoji
+_ZWJ = "\u200d"  # zero-width joiner: allowed only inside emoji sequences
 _FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# letters that render as nothing (fillers, blank braille): they never make a name visible
+_INVISIBLE = {"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0", "\u180e"}
+_EMOJI_CATEGORIES = {"So", "Sk", "Mn"}
 
 
 class InvalidName(ValueError):
@@ -23,18 +26,36 @@ class InvalidName(ValueError):
 def clean_name(raw: str) -> str:
     """Return ``raw`` as a display name: NFC-normalised and trimmed, 1..24 characters.
 
-    Raises ``InvalidName`` with code ``empty`` (nothing left after trimming), ``too_long``
-    (more than 24 characters) or ``control`` (control, format, surrogate, private-use,
-    unassigned or line/paragraph-separator characters). HTML is allowed: it is escaped on output.
+    Raises ``InvalidName`` with code ``empty`` (nothing visible left after trimming: blank
+    fillers and separators do not count), ``too_long`` (more than 24 characters) or ``control``
+    (control, format, surrogate, private-use, unassigned or line/paragraph-separator
+    characters; a zero-width joiner outside an emoji sequence). HTML is allowed: it is escaped
+    on output.
     """
     name = unicodedata.normalize("NFC", raw or "").strip()
-    if not name:
+    if not any(_visible(ch) for ch in name):
         raise InvalidName("empty")
-    if any(
-        unicodedata.category(ch) in _FORBIDDEN_CATEGORIES and ch not in _ALLOWED_FORMAT
-        for ch in name
-    ):
-        raise InvalidName("control")
+    for i, ch in enumerate(name):
+        if ch == _ZWJ:
+            around = name[i - 1:i] + name[i + 1:i + 2]
+            if len(around) != 2 or not all(
+                unicodedata.category(c) in _EMOJI_CATEGORIES for c in around
+            ):
+                raise InvalidName("control")
+        elif unicodedata.category(ch) in _FORBIDDEN_CATEGORIES:
+            raise InvalidName("control")
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidName("too_long")
     return name
+
+
+def _visible(ch: str) -> bool:
+    """True for a character that shows ink: a letter, digit, punctuation mark or symbol."""
+    return ch not in _INVISIBLE and unicodedata.category(ch)[0] in "LNPS"
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in to tell seats apart (NFKC, case-folded, no joiners
+    or variation selectors): ``Alice``, ``ALICE`` and full-width ``Ａｌｉｃｅ`` are the same."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if ch != _ZWJ and not 0xFE00 <= ord(ch) <= 0xFE0F)

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.players.names import name_key
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
 from app.store.models import Game, GameEvent, Room, Seat
@@ -122,13 +123,14 @@ class RoomState:
                 self.recent_actions.popitem(last=False)
 
     def relabel(self) -> None:
-        """Tell apart active seats with the same name: ``Anna``, ``Anna (2)``..."""
+        """Tell apart seats with the same name, in seat order: ``Anna``, ``Anna (2)``...
+
+        Every seat counts, also those that left, so a label never changes and never
+        repeats while their sheets are on screen (names compared by ``name_key``).
+        """
         counts: dict[str, int] = {}
         for seat in self.seats:
-            if seat.status != "active":
-                seat.label = seat.name
-                continue
-            key = seat.name.casefold()
+            key = name_key(seat.name)
             counts[key] = counts.get(key, 0) + 1
             seat.label = seat.name if counts[key] == 1 else f"{seat.name} ({counts[key]})"
 

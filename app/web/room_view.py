@@ -35,6 +35,9 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         for seat, total in g.totals.items():
             match_totals[seat] = match_totals.get(seat, 0) + total
     final = game is not None and game.status == "finished"
+    previous = state.games[-2] if len(state.games) > 1 and not final else None
+    former = next((s for s in state.seats if s.player_id == player_id
+                   and s.status in ("removed", "left")), None) if viewer is None else None
     match_size = game.options.get("match", 1) if game else state.options.get("match", 1)
     return {
         "room": state,
@@ -50,6 +53,9 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "match_games": match,
         "match_size": match_size,
         "match_ranking": ranking(match_totals) if len(finished) > 1 or match_size > 1 else [],
+        "previous": previous,
+        "previous_ranking": ranking(previous.totals) if previous else [],
+        "former_seat": former,
         "match_done": final and game is not None and
         game.options.get("match_game", 1) >= match_size,
     }

@@ -2,6 +2,14 @@
 (function () {
   "use strict";
 
+  // Reconnect quickly after an outage: 0.5..4 s, never the extension's 64 s maximum.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retry) {
+      var max = Math.min(4000, 500 * Math.pow(2, retry));
+      return max / 2 + Math.random() * max / 2;
+    };
+  }
+
   // An id for every action sent over the room socket, so a repeated send is applied once.
   function newId() {
     var bytes = new Uint8Array(12);
@@ -42,6 +50,19 @@
 
   // Dice roll animation: only when a new roll arrives, not on every update.
   var lastRoll = null;
+  // Error messages fade after a few seconds.
+  var toastTimer = null;
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var target = e.detail && e.detail.target;
+    if (target && target.id === "room-error" && target.textContent.trim()) {
+      clearTimeout(toastTimer);
+      toastTimer = setTimeout(function () {
+        var toast = document.getElementById("room-error");
+        if (toast) { toast.textContent = ""; toast.className = "toast"; }
+      }, 4000);
+    }
+  });
+
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.body.classList.remove("sending");
     var dice = document.querySelector("#live [data-roll-index]");

@@ -36,3 +36,24 @@ def test_exactly_24_characters_is_allowed() -> None:
 def test_html_and_emoji_are_kept_as_text() -> None:
     assert clean_name("<b>Jörg</b>") == "<b>Jörg</b>"
     assert clean_name("👨\u200d👩\u200d👧 Fam") == "👨\u200d👩\u200d👧 Fam"
+
+
+@pytest.mark.parametrize("raw", ["\u2800", "\u3164\u3164", "\u115f", " \u2800 "])
+def test_invisible_names_are_refused(raw: str) -> None:
+    with pytest.raises(InvalidName) as err:
+        clean_name(raw)
+    assert err.value.code == "empty"
+
+
+@pytest.mark.parametrize("raw", ["Alice\u200d", "\u200dAlice", "Al\u200dice"])
+def test_a_joiner_outside_an_emoji_is_refused(raw: str) -> None:
+    with pytest.raises(InvalidName) as err:
+        clean_name(raw)
+    assert err.value.code == "control"
+
+
+def test_look_alike_names_share_a_key() -> None:
+    from app.players.names import name_key
+
+    assert name_key("Alice") == name_key("ALICE") == name_key("Ａｌｉｃｅ")
+    assert name_key("Alice") != name_key("Alicia")

@@ -83,6 +83,17 @@ def test_timer_places_automatically_for_those_who_did_not() -> None:
     assert (1, tuple(events[0].payload["cell"])) in state.auto_cells
 
 
+def test_without_timer_an_away_player_is_placed_for_after_30_seconds() -> None:
+    state = _state(seats=(1, 2, 3))
+    _apply_all(state, GAME.decide(state, 1, {"type": "roll"}, fixed(4, 4)), at=T0)
+    away_at = T0 + timedelta(seconds=10)
+    table = Table(seat_ids=[1, 2, 3], online=frozenset({1, 2}), away_since={3: away_at})
+    assert GAME.deadline(state, table, T0) == away_at + timedelta(seconds=30)
+    assert GAME.on_timer(state, table, away_at + timedelta(seconds=29), fixed()) == []
+    (event,) = GAME.on_timer(state, table, away_at + timedelta(seconds=30), fixed())
+    assert event.seat_id == 3 and event.payload["auto"] is True  # online 1 and 2 still choose
+
+
 def test_no_timer_means_nobody_is_placed_for() -> None:
     state = _state(seats=(1, 2))
     _apply_all(state, GAME.decide(state, 1, {"type": "roll"}, fixed(4, 4)))
@@ -94,8 +105,8 @@ def test_away_roller_is_rolled_for_after_a_grace_period() -> None:
     state = _state(seats=(1, 2))
     table = Table(seat_ids=[1, 2], online=frozenset({2}), away_since={1: T0})
     due = GAME.deadline(state, table, T0)
-    assert due == T0 + timedelta(seconds=5)
-    assert GAME.on_timer(state, table, T0 + timedelta(seconds=4), fixed(1, 1)) == []
+    assert due == T0 + timedelta(seconds=15)
+    assert GAME.on_timer(state, table, T0 + timedelta(seconds=14), fixed(1, 1)) == []
     (event,) = GAME.on_timer(state, table, due, fixed(3, 5))
     assert event.type == "roll" and event.seat_id == 1 and event.payload == {
         "dice": [3, 5], "auto": True}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -123,3 +124,36 @@ async def test_host_leaving_passes_the_host_role_on(server) -> None:
     assert state["host_seat"] == seats["Bram"]["id"]
     assert seats["Anna"]["status"] == "left"
     assert (await b.act("start")).ok
+
+
+async def test_one_player_cannot_open_endless_sockets(server) -> None:
+    anna = Guest(server.url, "Anna")
+    code = await anna.create_room()
+    socks = [await anna.connect(code) for _ in range(8)]
+    with pytest.raises(InvalidStatus):
+        await anna.connect(code)
+    for s in socks:
+        await s.close()
+    again = await anna.connect(code)  # closing tabs frees places again
+    await again.close()
+    await anna.aclose()
+
+
+async def test_a_huge_frame_closes_the_socket_cleanly_and_changes_nothing(server) -> None:
+    anna, bram, a, b, code = await _room(server)
+    before = await anna.state(code)
+    await a.send_raw("x" * 200_000)
+    await asyncio.wait_for(a.ws.wait_closed(), 10)
+    assert a.ws.close_code == 1009
+    await _unchanged(anna, code, before)
+
+
+async def test_removed_player_is_told_and_can_only_watch(server) -> None:
+    anna, bram, a, b, code = await _room(server)
+    state = await anna.state(code)
+    bram_seat = next(s["id"] for s in state["seats"] if s["name"] == "Bram")
+    assert (await a.act("remove", target=bram_seat)).ok
+    version = (await anna.state(code))["version"]
+    await b.wait_version(version)
+    assert "took you off the table" in b.last_live()
+    assert (await b.act("roll")).code == "not_seated"

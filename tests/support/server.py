@@ -54,7 +54,8 @@ class ServerProcess:
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+             "--ws-max-size", "65536"],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout

@@ -28,7 +28,8 @@ from app.engines.knister import (
 from app.rooms.games.base import ActionError, Dice, Event, OptionError, Table
 
 ROLLS_PER_GAME = 25  # RULES.md, Knister: "25 rolls fill every grid"
-AWAY_ROLLER_GRACE = timedelta(seconds=5)
+AWAY_ROLLER_GRACE = timedelta(seconds=15)
+AWAY_PLACER_GRACE = timedelta(seconds=30)
 TIMER_CHOICES = (0, 30, 60)
 
 
@@ -182,14 +183,17 @@ class KnisterGame:
         if self.is_over(state):
             return None
         if state.roll_pending:
+            dues = []
             if state.timer and state.rolled_at:
-                return state.rolled_at + timedelta(seconds=state.timer)
-            return None
+                dues.append(state.rolled_at + timedelta(seconds=state.timer))
+            # without a timer, a player who went away is placed for after a grace period
+            dues += [_away_due(state, table, seat, now, AWAY_PLACER_GRACE)
+                     for seat in state.active
+                     if seat not in state.placed and seat not in table.online]
+            return min(dues) if dues else None
         roller = state.roller
         if roller is not None and roller not in table.online:
-            since = max(d for d in (state.ready_at, table.away_since.get(roller)) if d) \
-                if (state.ready_at or table.away_since.get(roller)) else now
-            return since + AWAY_ROLLER_GRACE
+            return _away_due(state, table, roller, now, AWAY_ROLLER_GRACE)
         return None
 
     def on_timer(
@@ -201,11 +205,15 @@ class KnisterGame:
             return []
         if state.roll_pending:
             value = state.current_sum
+            timer_due = (state.timer and state.rolled_at and
+                         state.rolled_at + timedelta(seconds=state.timer) <= now)
             return [
                 Event("place", {"cell": list(auto_cell(state.sheets[s], value)),
                                 "value": value, "auto": True}, s)
                 for s in state.active
-                if s not in state.placed
+                if s not in state.placed and (
+                    timer_due or (s not in table.online and
+                                  _away_due(state, table, s, now, AWAY_PLACER_GRACE) <= now))
             ]
         return [Event("roll", {"dice": dice(2), "auto": True}, state.roller)]
 
@@ -265,6 +273,15 @@ class KnisterGame:
             "waiting_for": [s for s in state.active if s not in state.placed]
             if state.roll_pending else [],
         }
+
+
+def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
+              grace: timedelta) -> datetime:
+    """When the server acts for away ``seat``: ``grace`` after it went away or after the
+    table became ready for it (the roll or the last placement), whichever is later."""
+    moments = [m for m in (state.rolled_at if state.roll_pending else state.ready_at,
+                           table.away_since.get(seat)) if m]
+    return (max(moments) if moments else now) + grace
 
 
 def _parse_cell(raw: object) -> tuple[int, int]:
