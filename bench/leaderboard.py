@@ -9,8 +9,9 @@
    ``generate_series`` SQL: players, ``games`` rows, ``knikkers_scores``, and ``knikkers_bests``
    derived by the same rule the app applies on every finish (per variant, board and player the
    highest score, the earlier game on a tie; boards ``all``, ``month:``, ``week:``, ``day:``,
-   ``daily:``). Then it finishes ``--writes`` more games through the app's own write path
-   (``ranking.raise_bests``) and checks the bests against a recomputation for those players.
+   ``daily:``) and ``knikkers_score_counts`` (players per best score). Then it finishes
+   ``--writes`` more games through the app's own write path (``ranking.raise_bests``) and checks
+   the bests against a recomputation for those players, and the counts against the bests.
 3. Times the app's own queries (``app.knikkers.leaderboard``, through SQLAlchemy + asyncpg, warm
    cache) and the naive ``DISTINCT ON`` + ``rank()`` for comparison; prints median / p95 ms and
    ``EXPLAIN (ANALYZE, BUFFERS)`` of each statement as the app sends it.
@@ -47,8 +48,8 @@ DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/knobel_bench"
 FILL_SQL = [
     "SET work_mem = '256MB'",
     "SET maintenance_work_mem = '512MB'",
-    "TRUNCATE knikkers_bests, knikkers_scores, game_events, games, players RESTART IDENTITY "
-    "CASCADE",
+    "TRUNCATE knikkers_score_counts, knikkers_bests, knikkers_scores, game_events, games, players "
+    "RESTART IDENTITY CASCADE",
     "SELECT setseed(0.4242)",
     """INSERT INTO players (id, name, knikkers_variant, created_at)
        SELECT md5('bench-player-' || i), 'Player ' || i, 5, now() - interval '420 days'
@@ -94,6 +95,8 @@ FILL_SQL = [
            ('daily:' || s.daily)) AS b(board)
        WHERE b.board IS NOT NULL
        ORDER BY s.variant, b.board, s.player_id, s.score DESC, s.finished_at, s.game_id""",
+    """INSERT INTO knikkers_score_counts (variant, board, score, players)
+       SELECT variant, board, score, count(*) FROM knikkers_bests GROUP BY variant, board, score""",
     "DROP TABLE bench_src",
 ]
 
@@ -202,6 +205,15 @@ CHECK_SQL = """
     WHERE e.score IS DISTINCT FROM k.score"""
 
 
+COUNTS_CHECK_SQL = """
+    SELECT count(*) FROM (
+      SELECT variant, board, score, count(*) AS players FROM knikkers_bests
+      GROUP BY variant, board, score) b
+    FULL JOIN (SELECT * FROM knikkers_score_counts WHERE players <> 0) c
+      USING (variant, board, score)
+    WHERE b.players IS DISTINCT FROM c.players"""
+
+
 class Capture:
     """Remembers the last SQL statement (and parameters) the app's engine sent."""
 
@@ -256,7 +268,8 @@ async def main() -> None:
     db = Database(normalise_database_url(args.database_url))
     try:
         have = await conn.fetchval("SELECT count(*) FROM knikkers_scores")
-        if args.refill or have < args.games:
+        complete = await conn.fetchval("SELECT count(*) > 0 FROM knikkers_score_counts")
+        if args.refill or have < args.games or not complete:  # counts are filled last
             print(f"filling: {args.games:,} games over {args.players:,} players")
             await fill(conn, args.games, args.players)
             latencies, players = await app_writes(db, args.writes)
@@ -264,7 +277,10 @@ async def main() -> None:
                   f"{stats_ms(latencies)}")
             bad = await conn.fetchval(CHECK_SQL, sorted(set(players)))
             print(f"bests after app writes match a recomputation: {bad == 0} ({bad} differ)")
-            await conn.execute("VACUUM ANALYZE knikkers_bests, knikkers_scores")
+            bad = await conn.fetchval(COUNTS_CHECK_SQL)
+            print(f"score counts match the bests: {bad == 0} ({bad} differ)")
+            await conn.execute("VACUUM ANALYZE knikkers_bests, knikkers_scores, "
+                               "knikkers_score_counts")
         sizes = await conn.fetch(
             "SELECT relname, n_live_tup, pg_size_pretty(pg_total_relation_size(relid)) AS size "
             "FROM pg_stat_user_tables WHERE relname LIKE 'knikkers%' OR relname = 'games' "

@@ -4,7 +4,9 @@ Two modes over one board:
 - ``players``: one row per player, their best (``knikkers_bests``, one index range per board);
 - ``games``: every finished game (``knikkers_scores``).
 Order: score descending, then the earlier ``finished_at``, then player id / game id. Rank with
-ties (1, 2, 2, 4): ``1 + count(rows with a strictly higher score)`` - an index-only range count.
+ties (1, 2, 2, 4): ``1 + count(rows with a strictly higher score)``; in players mode that count
+is a sum over ``knikkers_score_counts`` (one row per distinct score), in games mode an index range
+count over ``knikkers_scores``.
 Issue 6, "Leaderboards and statistics"; the bench (bench/leaderboard.py) times these queries.
 """
 
@@ -18,7 +20,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.knikkers.periods import as_utc, daily_board, period_board, period_range
-from app.store.models import KnikkersBest, KnikkersScore, Player
+from app.store.models import KnikkersBest, KnikkersScore, KnikkersScoreCount, Player
 
 PAGE_SIZE = 50
 MODES = ("players", "games")
@@ -123,7 +125,11 @@ def decode_cursor(cursor: str | None, mode: str) -> tuple[int, datetime, Any] | 
         key: Any = parts[2] if mode == "players" else int(parts[2])
     except (ValueError, OverflowError, OSError):
         return None
+    if not -(2**31) <= score < 2**31:  # the score columns are 32-bit integers
+        return None
     if mode == "players" and not (len(key) == 32 and key.isalnum()):
+        return None
+    if mode == "games" and not 0 < key < 2**31:
         return None
     return score, moment, key
 
@@ -142,7 +148,19 @@ async def _count(session: AsyncSession, src: _Source, *extra: Any) -> int:
 
 
 async def rank_of(session: AsyncSession, board: Board, score: int, mode: str = "players") -> int:
-    """The rank a ``score`` has on ``board``: 1 + the number of strictly higher scores."""
+    """The rank a ``score`` has on ``board``: 1 + the number of strictly higher scores.
+
+    Players mode sums ``knikkers_score_counts`` over the higher scores (one row per distinct
+    score); games mode counts ``knikkers_scores`` rows.
+    """
+    if mode == "players":
+        c = KnikkersScoreCount
+        total = await session.scalar(
+            select(func.coalesce(func.sum(c.players), 0)).where(
+                c.variant == board.variant, c.board == board.key, c.score > score
+            )
+        )
+        return 1 + int(total or 0)
     src = _source(board, mode)
     return 1 + await _count(session, src, src.model.score > score)
 
@@ -196,7 +214,7 @@ async def page(
     rows = (await session.execute(stmt)).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    entries = await _ranked(session, src, rows, mode, first_page=cursor is None)
+    entries = await _ranked(session, board, src, rows, mode, first_page=cursor is None)
     result = Page(entries, mode=mode)
     if more and entries:
         result.next_after = encode_cursor(entries[-1], mode)
@@ -216,7 +234,7 @@ def _after(src: _Source, finished_at: datetime, key: Any) -> Any:
 
 
 async def _ranked(
-    session: AsyncSession, src: _Source, rows: list, mode: str, *, first_page: bool
+    session: AsyncSession, board: Board, src: _Source, rows: list, mode: str, *, first_page: bool
 ) -> list[Entry]:
     """Entries with ranks: the first row's rank is counted, the rest follow from the page."""
     if not rows:
@@ -225,7 +243,7 @@ async def _ranked(
     if first_page:
         better = tied_before = 0
     else:
-        better = await _count(session, src, src.model.score > first.score)
+        better = await rank_of(session, board, first.score, mode) - 1
         key = first.player_id if mode == "players" else first.game_id
         tied_before = await _count(
             session, src, src.model.score == first.score, _before(src, first.finished_at, key)

@@ -8,6 +8,7 @@ issue 6 ("A finished game is verified by replaying its log from its seed before 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
@@ -18,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.knikkers import log
 from app.knikkers.dbsql import insert_for
 from app.knikkers.periods import as_utc, board_keys
-from app.store.models import Game, KnikkersBest, KnikkersScore
+from app.store.models import Game, KnikkersBest, KnikkersScore, KnikkersScoreCount, Player
 
 
 class UnverifiedGame(RuntimeError):
@@ -85,35 +86,74 @@ async def raise_bests(
     result: dict[str, Any],
     finished_at: datetime,
 ) -> None:
-    """Upsert the player's best on every board of the game; a score only replaces a lower one.
+    """Raise the player's best on every board of the game, and the score counts with it.
 
-    One ``INSERT ... ON CONFLICT (variant, board, player_id) DO UPDATE ... WHERE excluded.score
-    > knikkers_bests.score`` (equal scores keep the earlier game). No commit.
+    A score only replaces a strictly lower best (an equal score keeps the earlier game). The
+    player's row is locked first (Postgres ``FOR UPDATE``; SQLite has one writer anyway), so two
+    games of one player finishing at once cannot both count as a new best. The count changes
+    (+1 at the new score, -1 at the replaced one) are applied in (board, score) order, so
+    concurrent finishes take the count rows' locks in the same order. No commit.
     """
-    rows = [
-        {
-            "variant": variant,
-            "board": board,
-            "player_id": player_id,
-            "score": result["score"],
-            "finished_at": finished_at,
-            "game_id": game_id,
-            "moves": result["moves"],
-            "lines": result["lines"],
-        }
-        for board in board_keys(finished_at, daily)
-    ]
+    keys = board_keys(finished_at, daily)
+    await session.execute(select(Player.id).where(Player.id == player_id).with_for_update())
+    old = dict(
+        (
+            await session.execute(
+                select(KnikkersBest.board, KnikkersBest.score).where(
+                    KnikkersBest.variant == variant,
+                    KnikkersBest.player_id == player_id,
+                    KnikkersBest.board.in_(keys),
+                )
+            )
+        ).all()
+    )
+    score = result["score"]
+    rows, deltas = [], Counter()
+    for board in keys:
+        before = old.get(board)
+        if before is not None and score <= before:
+            continue
+        rows.append(
+            {
+                "variant": variant,
+                "board": board,
+                "player_id": player_id,
+                "score": score,
+                "finished_at": finished_at,
+                "game_id": game_id,
+                "moves": result["moves"],
+                "lines": result["lines"],
+            }
+        )
+        deltas[(board, score)] += 1
+        if before is not None:
+            deltas[(board, before)] -= 1
+    if not rows:
+        return
     stmt = insert_for(session, KnikkersBest).values(rows)
     excluded = stmt.excluded
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["variant", "board", "player_id"],
-        set_={
-            "score": excluded.score,
-            "finished_at": excluded.finished_at,
-            "game_id": excluded.game_id,
-            "moves": excluded.moves,
-            "lines": excluded.lines,
-        },
-        where=excluded.score > KnikkersBest.score,
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["variant", "board", "player_id"],
+            set_={
+                "score": excluded.score,
+                "finished_at": excluded.finished_at,
+                "game_id": excluded.game_id,
+                "moves": excluded.moves,
+                "lines": excluded.lines,
+            },
+            where=excluded.score > KnikkersBest.score,
+        )
     )
-    await session.execute(stmt)
+    counts = insert_for(session, KnikkersScoreCount).values(
+        [
+            {"variant": variant, "board": board, "score": value, "players": delta}
+            for (board, value), delta in sorted(deltas.items())
+        ]
+    )
+    await session.execute(
+        counts.on_conflict_do_update(
+            index_elements=["variant", "board", "score"],
+            set_={"players": KnikkersScoreCount.players + counts.excluded.players},
+        )
+    )

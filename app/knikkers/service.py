@@ -271,13 +271,13 @@ async def _apply(
         src, dst = action[1], action[2]
         before = game.board
         result = _checked_move(game, src, dst)
-        entry = {"type": "move", "src": list(src), "dst": list(dst)}
         payload: dict[str, Any] = {"src": list(src), "dst": list(dst)}
     else:
         if not game.can_undo:
             raise Refused("nothing_to_undo")
         game.undo()
-        entry, payload = {"type": "undo"}, {}
+        payload = {}
+    entry = {"type": action[0], **payload}  # the engine's dict form of the new event
     session.add(
         GameEvent(game_id=game_id, seq=current + 1, type=action[0], payload=payload,
                   action_id=action_id or None, created_at=utcnow())

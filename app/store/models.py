@@ -181,6 +181,19 @@ class KnikkersBest(Base):
     lines: Mapped[int] = mapped_column(Integer)
 
 
+class KnikkersScoreCount(Base):
+    """How many players have their best at ``score`` on one (variant, board) of
+    ``knikkers_bests``, kept in step with it; a player's rank is 1 + the sum of ``players`` over
+    the higher scores (a range over distinct scores, not over players)."""
+
+    __tablename__ = "knikkers_score_counts"
+
+    variant: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    board: Mapped[str] = mapped_column(String(24), primary_key=True)
+    score: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+
+
 Index(
     "ix_knikkers_bests_board_rank",
     KnikkersBest.variant,
@@ -190,6 +203,13 @@ Index(
     KnikkersBest.player_id,
 )
 Index("ix_knikkers_bests_game", KnikkersBest.game_id)
+Index(
+    "ix_knikkers_score_counts_sum",
+    KnikkersScoreCount.variant,
+    KnikkersScoreCount.board,
+    KnikkersScoreCount.score,
+    KnikkersScoreCount.players,
+)
 Index(
     "ix_knikkers_scores_rank",
     KnikkersScore.variant,

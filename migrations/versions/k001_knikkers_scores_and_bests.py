@@ -7,8 +7,10 @@ Create Date: 2026-11-29 18:00:00
 ``knikkers_scores``: one row per finished, server-verified Knikkers game (the "all games" boards,
 player statistics). ``knikkers_bests``: each player's best game per (variant, board), where board
 is ``all``, ``month:<first day>``, ``week:<monday>``, ``day:<date>`` or ``daily:<date>``; kept up
-to date when a game finishes so the per-player leaderboards are an index range and a rank is an
-index-only count (see app/knikkers/leaderboard.py and bench/leaderboard.py).
+to date when a game finishes so the per-player leaderboards are an index range.
+``knikkers_score_counts``: per (variant, board, score) how many players have that best, so a
+player's rank is a sum over the distinct higher scores (see app/knikkers/leaderboard.py and
+bench/leaderboard.py).
 """
 
 from collections.abc import Sequence
@@ -73,6 +75,20 @@ def upgrade() -> None:
         )
         batch_op.create_index("ix_knikkers_bests_game", ["game_id"])
 
+    op.create_table(
+        "knikkers_score_counts",
+        sa.Column("variant", sa.SmallInteger(), nullable=False),
+        sa.Column("board", sa.String(length=24), nullable=False),
+        sa.Column("score", sa.Integer(), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("variant", "board", "score"),
+    )
+    with op.batch_alter_table("knikkers_score_counts", schema=None) as batch_op:
+        # covering: a rank's sum over the higher scores is an index-only range
+        batch_op.create_index(
+            "ix_knikkers_score_counts_sum", ["variant", "board", "score", "players"]
+        )
+
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.create_index("ix_games_player_kind_status", ["player_id", "kind", "status"])
 
@@ -80,5 +96,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.drop_index("ix_games_player_kind_status")
+    op.drop_table("knikkers_score_counts")
     op.drop_table("knikkers_bests")
     op.drop_table("knikkers_scores")

@@ -126,10 +126,16 @@ def test_a_tampered_cookie_is_a_stranger_to_the_game(client) -> None:
 
 def test_unknown_game_ids_are_404(client) -> None:
     start(client)
-    for game_id in (0, 999999, -1):
-        assert undo(client, game_id).status_code == 404
-        assert client.get(f"/knikkers/games/{game_id}/state").status_code == 404
+    assert undo(client, 999999).status_code == 404
+    assert client.get("/knikkers/games/999999/state").status_code == 404
+    for game_id in (0, -1):  # not an id at all: refused by validation
+        assert undo(client, game_id).status_code == 422
+        assert client.get(f"/knikkers/games/{game_id}/state").status_code == 422
     assert client.post("/knikkers/games/abc/undo").status_code in (404, 422)
+    for huge in (2**31, 2**63, 10**30):
+        assert client.get(f"/knikkers/games/{huge}").status_code in (404, 422)
+        assert client.post(f"/knikkers/games/{huge}/undo").status_code in (404, 422)
+        assert client.get(f"/knikkers/games/{huge}/replay").status_code in (404, 422)
 
 
 def test_a_finished_game_keeps_its_score_whatever_is_sent_afterwards(client) -> None:

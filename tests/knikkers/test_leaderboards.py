@@ -4,17 +4,18 @@ pages, the daily board (issue 6, acceptance 3). Every test runs on SQLite and on
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app.knikkers import leaderboard
 from app.knikkers.leaderboard import Board
 from app.knikkers.variants import daily_seed
 from app.store.db import Database
-from app.store.models import KnikkersBest
+from app.store.models import KnikkersBest, KnikkersScoreCount
 from tests.knikkers.helpers import (
     choose,
     engine_view,
@@ -181,8 +182,11 @@ def test_keyset_pages_in_all_games_mode(settings) -> None:
 def test_a_malformed_cursor_is_the_first_page(settings, client) -> None:
     now = datetime.now(UTC)
     (a,) = _fill(settings, [(0, 10, now)])
-    for junk in ("x", "1.2", "1.2.zz", "9" * 40 + ".1.abc", "1.99999999999999999999.x"):
+    for junk in ("x", "1.2", "1.2.zz", "9" * 40 + ".1.abc", "1.99999999999999999999.x",
+                 "99999999999.1." + "a" * 32, "1.9999999999999999999999." + "a" * 32):
         assert ranks(client.get(f"/leaderboards/knikkers/5?after={junk}").text) == [(1, a, 10)]
+    games = client.get("/leaderboards/knikkers/5?mode=games&after=1.1.99999999999")
+    assert ranks(games.text) == [(1, a, 10)]
 
 
 def test_the_daily_board_holds_only_that_days_daily_games(settings, client) -> None:
@@ -260,3 +264,34 @@ def test_the_leaderboard_index_links_every_board(client) -> None:
             assert f'href="/leaderboards/knikkers/{v}?period={period}"' in html
     assert client.get("/leaderboards/knikkers/6").status_code == 404
     assert client.get("/leaderboards/knikkers/5?period=bogus&mode=bogus").status_code == 200
+
+
+def test_score_counts_stay_in_step_with_the_bests(settings) -> None:
+    rng = random.Random(5)
+    rows = [(rng.randrange(12), 2 * rng.randrange(30), NOW - timedelta(days=rng.randrange(40)),
+             rng.choice((4, 5)), rng.choice((None, NOW.date())))
+            for _ in range(150)]
+    _fill(settings, rows)
+
+    async def scenario(db):
+        async with db.sessionmaker() as session:
+            bests = (await session.execute(
+                select(KnikkersBest.variant, KnikkersBest.board, KnikkersBest.score,
+                       func.count()).group_by(KnikkersBest.variant, KnikkersBest.board,
+                                              KnikkersBest.score))).all()
+            counts = (await session.execute(
+                select(KnikkersScoreCount.variant, KnikkersScoreCount.board,
+                       KnikkersScoreCount.score, KnikkersScoreCount.players)
+                .where(KnikkersScoreCount.players != 0))).all()
+            board = Board.for_period(5, "all", NOW)
+            ranked = [await leaderboard.rank_of(session, board, s, "players")
+                      for s in range(0, 62, 3)]
+            direct = [1 + int(await session.scalar(
+                select(func.count()).select_from(KnikkersBest).where(
+                    KnikkersBest.variant == 5, KnikkersBest.board == "all",
+                    KnikkersBest.score > s))) for s in range(0, 62, 3)]
+            return sorted(map(tuple, bests)), sorted(map(tuple, counts)), ranked, direct
+
+    bests, counts, ranked, direct = _run(settings, scenario)
+    assert counts == bests
+    assert ranked == direct

@@ -70,13 +70,15 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         bram.wait_for_selector("#live[data-status=lobby]")
 
         # the host's switches reach the room, unchecked ones too (hidden "false" inputs)
-        anna.wait_for_selector("#live .seat[data-seat] >> nth=1")
+        anna.wait_for_selector("#live .seat[data-presence=online] >> nth=1")
+        anna.wait_for_timeout(300)  # let htmx settle the last swap before changing the form
         anna.check("input[data-option=five_alike_full_house]")
         anna.wait_for_function(
             "document.querySelector('input[data-option=five_alike_full_house]').checked")
         bram.wait_for_selector("input[data-option=five_alike_full_house][checked]")
         anna.select_option("select[data-option=columns]", "2")
-        bram.wait_for_selector("select[data-option=columns] option[value='2'][selected]")
+        bram.wait_for_selector("select[data-option=columns] option[value='2'][selected]",
+                               state="attached")
         options = state(server, code)["options"]
         assert (options["five_alike_full_house"], options["columns"], options["joker"]) == (
             True, 2, True)

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from app.engines.kniffel import Scorecard
+from app.rooms.dice import DiceSource
+from app.rooms.games.kniffel import AWAY_GRACE
+from app.rooms.service import RoomService
+from app.store.db import Database
 from tests.support.players import Guest
 
 pytestmark = pytest.mark.server
@@ -267,3 +272,64 @@ async def test_kill_and_restart_mid_turn_keeps_dice_holds_and_roll_count(server)
     assert (await sa.act("score", box="yahtzee")).ok
     assert (await table.current())["current"] == b
     await table.close()
+
+
+# ----- timers, through the room service on the test database (a fake clock, no waiting) --------
+
+async def _service_room(settings, timer: int, online_players: set[str]):
+    """A started two-seat Kniffel room in a ``RoomService`` whose clock the test moves;
+    ``online_players`` have an open socket."""
+    now = [datetime.now(UTC)]
+    dice = DiceSource(allow_loaded=True)
+
+    async def publish(code: str, version: int) -> None:
+        return None
+
+    db = Database(settings.database_url)
+    service = RoomService(db, publish, dice, online=lambda code: frozenset(online_players),
+                          clock=lambda: now[0])
+    code = await service.create_room("p-anna", "Anna", "kniffel")
+    await service.join(code, "p-bram", "Bram")
+    if timer:
+        await service.act(code, "p-anna", {"type": "options", "timer": str(timer)})
+    await service.act(code, "p-anna", {"type": "start"})
+    return service, db, dice, code, now
+
+
+async def public_now(service: RoomService, code: str) -> dict:
+    state = await service.snapshot(code, -1)
+    return state.plugin.public(state.game_state)
+
+
+async def test_turn_timer_finishes_the_turn_automatically(settings):
+    service, db, dice, code, now = await _service_room(settings, 60, {"p-anna", "p-bram"})
+    state = await service.snapshot(code)
+    anna, bram = state.game_state.order
+    dice.load(code, [2, 2, 2, 5, 5])
+    now[0] += timedelta(seconds=30)
+    await service.fire_timer(code)
+    assert (await public_now(service, code))["current"] == anna  # not due yet
+    now[0] += timedelta(seconds=31)
+    await service.fire_timer(code)
+    current = await public_now(service, code)
+    assert current["current"] == bram
+    assert current["sheets"][str(anna)][0]["boxes"]["full_house"] == 25
+    assert current["auto"] == [[anna, 0, "full_house"]]
+    service.close()
+    await db.dispose()
+
+
+async def test_an_away_player_on_turn_is_finished_after_the_grace_period(settings):
+    service, db, dice, code, now = await _service_room(settings, 0, {"p-bram"})
+    state = await service.snapshot(code)
+    anna, bram = state.game_state.order
+    dice.load(code, [2, 3, 4, 5, 6])
+    now[0] += AWAY_GRACE - timedelta(seconds=1)
+    await service.fire_timer(code)
+    assert (await public_now(service, code))["current"] == anna
+    now[0] += timedelta(seconds=2)
+    await service.fire_timer(code)
+    public = await public_now(service, code)
+    assert (public["current"], public["auto"]) == (bram, [[anna, 0, "large_straight"]])
+    service.close()
+    await db.dispose()

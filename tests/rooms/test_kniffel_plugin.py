@@ -351,3 +351,11 @@ def test_after_a_restart_the_away_clock_starts_when_the_server_began_watching() 
     back = T0 + timedelta(minutes=10)
     table = Table([A, B], online=frozenset({B}), started_at=T0, watching_since=back)
     assert game.deadline(state, table, back) == back + AWAY_GRACE
+
+
+def test_a_roll_naming_an_old_roll_count_is_a_double_click_and_refused() -> None:
+    game, state = new()
+    act(game, state, A, {"type": "roll", "rolls": 0}, faces(1, 2, 3, 4, 5))
+    refused(game, state, A, {"type": "roll", "rolls": 0}, "stale_roll")
+    act(game, state, A, {"type": "roll", "rolls": "1"}, faces(1, 2, 3, 4, 5))
+    assert game.public(state)["rolls"] == 2

@@ -157,3 +157,13 @@ def test_bad_options_are_refused(form, field) -> None:
 def test_options_are_parsed_from_form_strings() -> None:
     assert GAME.parse_options({"match": "3", "straight_without_seven": "12", "timer": "60"}) == {
         "match": 3, "straight_without_seven": 12, "timer": 60}
+
+
+def test_first_roller_away_since_before_a_restart_is_still_rolled_for() -> None:
+    state = _state(seats=(1, 2))
+    watching = T0 + timedelta(minutes=5)  # the restarted process began watching here
+    table = Table(seat_ids=[1, 2], online=frozenset({2}), started_at=T0,
+                  watching_since=watching)
+    later = watching + timedelta(minutes=1)
+    assert GAME.deadline(state, table, later) == watching + timedelta(seconds=15)
+    assert len(GAME.on_timer(state, table, later, fixed(2, 3))) == 1

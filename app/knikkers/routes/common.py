@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
+from typing import Annotated
 
-from fastapi import HTTPException, Request
+from fastapi import HTTPException, Path, Request
 
 from app.knikkers import view
 from app.knikkers.variants import parse_variant, variant_label
 from app.web.templating import templates
+
+MAX_ID = 2**31 - 1  # games.id is a 32-bit integer column
+
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="a Knikkers game id")]
 
 _CELL = re.compile(r"^\s*([0-8])\s*,\s*([0-8])\s*$")
 

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from app.knikkers import leaderboard, log, service, view
 from app.knikkers.periods import as_utc
 from app.knikkers.routes.common import (
+    GameId,
     is_htmx,
     parse_cell,
     parse_variant,
@@ -93,7 +94,7 @@ async def choose_variant(
 
 @router.get("/knikkers/games/{game_id}", name="knikkers_game")
 async def game_page(
-    request: Request, game_id: int, session: SessionDep, guest_id: GuestId
+    request: Request, game_id: GameId, session: SessionDep, guest_id: GuestId
 ):
     """The game page for its player; anybody else is sent to the replay of a finished game."""
     loaded = await _load(session, game_id)
@@ -105,7 +106,7 @@ async def game_page(
 
 
 @router.get("/knikkers/games/{game_id}/state", name="knikkers_state")
-async def game_state(game_id: int, session: SessionDep, guest_id: GuestId) -> JSONResponse:
+async def game_state(game_id: GameId, session: SessionDep, guest_id: GuestId) -> JSONResponse:
     """The state as JSON (its player, or anybody once finished): ``state_dict`` plus version,
     status and result."""
     loaded = await _load(session, game_id)
@@ -117,7 +118,7 @@ async def game_state(game_id: int, session: SessionDep, guest_id: GuestId) -> JS
 @router.post("/knikkers/games/{game_id}/move", name="knikkers_move")
 async def move(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     session: SessionDep,
     guest_id: GuestId,
     src: ShortField = "",
@@ -145,7 +146,7 @@ async def move(
 @router.post("/knikkers/games/{game_id}/undo", name="knikkers_undo")
 async def undo(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     session: SessionDep,
     guest_id: GuestId,
     version: ShortField = "",
@@ -165,7 +166,7 @@ async def undo(
 
 
 @router.post("/knikkers/games/{game_id}/again", name="knikkers_again")
-async def play_again(game_id: int, session: SessionDep, guest_id: GuestId):
+async def play_again(game_id: GameId, session: SessionDep, guest_id: GuestId):
     """"Herspelen": a new game of its own on the same seed (the player's own games only)."""
     loaded = await _load_own(session, game_id, guest_id)
     row = await service.play_again(session, loaded.row, today())

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 
 from app.knikkers import log, service
-from app.knikkers.routes.common import is_htmx
+from app.knikkers.routes.common import GameId, is_htmx
 from app.knikkers.variants import variant_label
 from app.store.models import Game, Player
 from app.web.deps import CurrentPlayer, SessionDep
@@ -20,7 +20,7 @@ router = APIRouter()
 
 @router.get("/knikkers/games/{game_id}/replay", name="knikkers_replay")
 async def replay(
-    request: Request, game_id: int, session: SessionDep, player: CurrentPlayer, step: int = 0
+    request: Request, game_id: GameId, session: SessionDep, player: CurrentPlayer, step: int = 0
 ):
     """The position after ``step`` actions of finished game ``game_id`` (404 otherwise)."""
     row = await session.get(Game, game_id)

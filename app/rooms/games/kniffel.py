@@ -89,10 +89,11 @@ class KniffelGame:
     def decide(
         self, state: KniffelState, seat_id: int, action: dict[str, Any], dice: Dice
     ) -> list[Event]:
-        """Events for ``{"type": "roll"}``, ``{"type": "hold", "die": 0..4, "held"?: bool}``
-        (without ``held`` the die toggles) or ``{"type": "score", "box": id, "column"?: n}``
-        by ``seat_id``. Raises ``ActionError`` (nothing changes) when the seat is not playing
-        or not on turn, the game is over, no roll is left, no die is free, there are no dice
+        """Events for ``{"type": "roll", "rolls"?: n}``, ``{"type": "hold", "die": 0..4,
+        "held"?: bool}`` (without ``held`` the die toggles) or ``{"type": "score", "box": id,
+        "column"?: n}`` by ``seat_id``. Raises ``ActionError`` (nothing changes) when the seat
+        is not playing or not on turn, the game is over, a roll names a roll count that is no
+        longer current (a double click), no roll is left, no die is free, there are no dice
         yet, the die or box is unknown, the box is filled, or the column is not open.
         """
         if seat_id not in state.active:
@@ -106,6 +107,8 @@ class KniffelGame:
             raise ActionError("not_your_turn", "It is not your turn.")
         turn = state.turn
         if kind == "roll":
+            if "rolls" in action and str(action["rolls"]) != str(turn.rolls):
+                raise ActionError("stale_roll", "Those dice were already rolled.")
             if turn.rolls >= 3:
                 raise ActionError("no_rolls_left", "You have rolled three times: choose a box.")
             if not turn.can_roll:

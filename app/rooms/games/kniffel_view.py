@@ -17,15 +17,17 @@ _PAR = {box: 3 * face for face, box in enumerate(UPPER_BOXES, start=1)}
 
 def column_summary(card: Scorecard) -> dict[str, Any]:
     """One scorecard's boxes and sums: ``boxes`` {box: points|None}, ``upper_total``,
-    ``upper_bonus``, ``par_diff`` (upper points minus three of each filled face: >= 0 is on
-    course for the bonus, seed 004 "Der 63er-Bonus"), ``lower_total``, ``extra_yahtzees``,
-    ``extra_bonus``, ``total``, ``last_box``, ``complete``."""
+    ``upper_bonus``, ``upper_done`` (ones..sixes all filled), ``par_diff`` (upper points
+    minus three of each filled face: >= 0 is on course for the bonus, seed 004 "Der
+    63er-Bonus"), ``lower_total``, ``extra_yahtzees``, ``extra_bonus``, ``total``,
+    ``last_box``, ``complete``."""
     boxes = card.boxes
     par = sum(_PAR[box] for box in UPPER_BOXES if boxes[box] is not None)
     return {
         "boxes": boxes,
         "upper_total": card.upper_total,
         "upper_bonus": card.upper_bonus,
+        "upper_done": all(boxes[box] is not None for box in UPPER_BOXES),
         "par_diff": card.upper_total - par,
         "lower_total": card.lower_total,
         "extra_yahtzees": card.extra_yahtzees,

@@ -277,10 +277,12 @@ class KnisterGame:
 
 def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
               grace: timedelta) -> datetime:
-    """When the server acts for away ``seat``: ``grace`` after it went away or after the
-    table became ready for it (the roll or the last placement), whichever is later."""
-    moments = [m for m in (state.rolled_at if state.roll_pending else state.ready_at,
-                           table.away_since.get(seat)) if m]
+    """When the server acts for away ``seat``: ``grace`` after the latest of: it went away,
+    the table became ready for it (the roll, the last placement, or the game's start), and
+    this process began watching the room (so players get time to reconnect after a
+    restart)."""
+    ready = state.rolled_at if state.roll_pending else (state.ready_at or table.started_at)
+    moments = [m for m in (ready, table.away_since.get(seat), table.watching_since) if m]
     return (max(moments) if moments else now) + grace
 
 

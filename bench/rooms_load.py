@@ -1,0 +1,1034 @@
+"""Load benchmark of the live hub: R rooms x S seats of real WebSocket clients playing Knister.
+
+``python bench/rooms_load.py`` starts the app with uvicorn on Postgres (``--database-url``,
+created and migrated when missing; rate limits set high), opens ``--rooms`` x ``--seats``
+guests (each its own cookie: the host creates the room over HTTP, the others join), connects
+every seat's room socket with the ``websockets`` client, starts a game, and plays it at
+``--rate`` actions per room per second (an action is a roll by the roller or a placement by
+the next seat still to place). The same load then runs against the bare fan-out baseline
+(``bench/fanout_baseline.py``: ``websockets.broadcast`` of a captured live fragment, nothing
+else). Both servers are stopped by their pid at the end.
+
+Measured per run (after ``--warmup`` seconds, for ``--duration`` seconds):
+actions/s (acknowledged), deliveries/s (live fragments received by the clients), latency from
+sending an action to the moment EVERY seat of the room has a live fragment with
+``data-version >= N`` (N = the version in the action's ack), p50/p95/p99/max; errors (error
+fragments, missing acks, dropped sockets), late deliveries (not within ``--timeout``), lost
+updates (after the run, seats whose newest fragment is older than the room's committed
+version), CPU (cores busy) and peak RSS of the server process, Postgres' CPU, and the load
+generator's CPU.
+
+``--saturate`` then raises the pace (doubling, then bisecting) for both servers until p99 > 50
+ms, an error appears, or the generator falls behind the pace, and prints the app's capacity
+as a fraction of the baseline's. ``--profile`` records the app server with py-spy during the
+main run and prints where its time goes. The load generator runs in ``--clients`` separate
+processes so it does not share the server's event loop (it still shares the machine's cores:
+see the CPU columns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import asyncio
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+LIVE = re.compile(rb'<div id="live"[^>]*?data-version="(\d+)"')
+ACK = re.compile(rb'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
+ERROR = re.compile(rb'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
+ROLLS = 25
+ACK_TIMEOUT = 10.0
+GOAL_P99_MS = 50.0
+HIGH_LIMITS = {"WS_MESSAGE_RATE": "1000000/second", "RATE_LIMIT_ROOMS": "10000000/minute",
+               "RATE_LIMIT_JOINS": "10000000/minute", "RATE_LIMIT_MISSES": "10000000/minute"}
+
+
+# ----- servers ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """An unused TCP port on 127.0.0.1."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def ensure_database(url: str) -> str:
+    """Create the Postgres database of ``url`` when missing and migrate it to head."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+
+    from app.settings import normalise_database_url
+    from app.store.db import make_engine
+
+    url = normalise_database_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql":
+        admin = parsed.set(database="postgres").render_as_string(hide_password=False)
+
+        async def create() -> None:
+            engine = make_engine(admin)
+            try:
+                async with engine.connect() as conn:
+                    conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                    exists = (await conn.execute(
+                        text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                        {"n": parsed.database})).scalar()
+                    if not exists:
+                        await conn.execute(text(f'CREATE DATABASE "{parsed.database}"'))
+            finally:
+                await engine.dispose()
+
+        asyncio.run(create())
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.attributes["configure_logger"] = False
+    command.upgrade(cfg, "head")
+    return url
+
+
+class Server:
+    """A server process started here and stopped by its pid (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], url: str,
+                 ready: str, log: Path) -> None:
+        self.name, self.argv, self.env, self.url, self.ready = name, argv, env, url, ready
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def start(self, timeout: float = 30.0) -> Server:
+        out = open(self.log, "ab")  # noqa: SIM115 - handed to the child
+        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=out,
+                                     stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}; "
+                                   f"see {self.log}")
+            if self._ready():
+                return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"{self.name} did not start; see {self.log}")
+
+    def _ready(self) -> bool:
+        if self.ready.startswith("http"):
+            try:
+                return httpx.get(self.ready, timeout=1).status_code == 200
+            except httpx.HTTPError:
+                return False
+        return self.ready in self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+def app_server(database_url: str, workdir: Path, port: int, environment: str = "production"
+               ) -> Server:
+    """uvicorn serving the app as the Dockerfile does (production settings, one process)."""
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-" + "k" * 32,
+           "VAR_DIR": str(workdir / "var"), "ENVIRONMENT": environment, **HIGH_LIMITS}
+    url = f"http://127.0.0.1:{port}"
+    argv = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+            "--backlog", "4096"]
+    return Server("app", argv, env, url, url + "/healthz", workdir / "app.log")
+
+
+def baseline_server(workdir: Path, port: int, payload: Path | None, size: int,
+                    compression: bool) -> Server:
+    """``bench/fanout_baseline.py`` on ``port``."""
+    argv = [sys.executable, str(ROOT / "bench" / "fanout_baseline.py"), "--port", str(port)]
+    argv += ["--payload-file", str(payload)] if payload else ["--payload-bytes", str(size)]
+    if not compression:
+        argv.append("--no-compression")
+    return Server("baseline", argv, dict(os.environ), f"http://127.0.0.1:{port}",
+                  "baseline listening", workdir / "baseline.log")
+
+
+# ----- the load generator (runs in worker processes) ----------------------------------------
+
+
+@dataclass
+class Track:
+    """One action in flight: when it was sent, its acked version, which seats have it."""
+
+    sent: float
+    recorded: bool
+    room: Room
+    future: asyncio.Future
+    version: int = 0
+    remaining: int = 0
+    last: float = 0.0
+
+
+@dataclass
+class StepStats:
+    """What one worker saw during one measured window."""
+
+    sent: int = 0
+    acked: int = 0
+    deliveries: int = 0
+    delivery_bytes: int = 0
+    latency_all: array.array = field(default_factory=lambda: array.array("d"))
+    latency_each: array.array = field(default_factory=lambda: array.array("d"))
+    errors: Counter = field(default_factory=Counter)
+    late: int = 0
+
+
+class SeatClient:
+    """One seat's socket: reads every fragment and resolves the actions waiting for it."""
+
+    def __init__(self, room: Room, index: int, ws: Any) -> None:
+        self.room, self.index, self.ws = room, index, ws
+        self.seat_id = 0
+        self.version = -1
+        self.recent: deque[tuple[int, float]] = deque(maxlen=64)
+        self.pending: list[Track] = []
+        self.empty: list[tuple[int, int]] = []
+        self.sample: bytes = b""
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        worker = self.room.worker
+        try:
+            while True:
+                data = await self.ws.recv(decode=False)
+                t = time.perf_counter()
+                head = data[:400]
+                if b'id="live"' in head:
+                    m = LIVE.search(head)
+                    if m:
+                        if worker.in_window(t):
+                            worker.stats.deliveries += 1
+                            worker.stats.delivery_bytes += len(data)
+                        if len(data) > len(self.sample):
+                            self.sample = data
+                        self.update(int(m.group(1)), t)
+                elif b"data-ack=" in head:
+                    m = ACK.search(head)
+                    if m:
+                        self.room.on_ack(m.group(1).decode(), int(m.group(2)), t, self)
+                elif b"data-error=" in head:
+                    m = ERROR.search(head)
+                    if m:
+                        self.room.on_error(m.group(1).decode(),
+                                           (m.group(2) or b"").decode())
+        except Exception as exc:  # closed by the server or by us
+            if not worker.closing:
+                worker.stats.errors[f"socket_closed:{type(exc).__name__}"] += 1
+
+    def update(self, version: int, t: float) -> None:
+        """A fragment of ``version`` arrived at ``t``: settle what waited for it."""
+        if version > self.version:
+            self.version = version
+        self.recent.append((version, t))
+        if self.pending:
+            waiting = []
+            for track in self.pending:
+                if version >= track.version:
+                    self.room.worker.seat_done(track, t)
+                else:
+                    waiting.append(track)
+            self.pending = waiting
+
+    def watch(self, track: Track) -> None:
+        """Note when this seat has (or will have) ``track``'s version."""
+        if self.version >= track.version:
+            t = next((t for v, t in self.recent if v >= track.version), time.perf_counter())
+            self.room.worker.seat_done(track, t)
+        else:
+            self.pending.append(track)
+
+
+class Room:
+    """One room's clients and a model of its Knister game (whose turn, which cells are free)."""
+
+    def __init__(self, worker: Worker, name: str) -> None:
+        self.worker, self.name = worker, name
+        self.code = ""
+        self.seats: list[SeatClient] = []
+        self.order: list[SeatClient] = []
+        self.inflight: dict[str, Track] = {}
+        self.rolls = 0
+        self.to_place: list[SeatClient] = []
+        self.game_number = 1
+        self.over = False
+        self.final_version = 0
+        self.http: httpx.AsyncClient | None = None
+
+    def reset_game(self, order_ids: list[int]) -> None:
+        by_id = {s.seat_id: s for s in self.seats}
+        self.order = [by_id[i] for i in order_ids]
+        self.rolls, self.to_place, self.over = 0, [], False
+        for seat in self.seats:
+            seat.empty = [(r, c) for r in range(5) for c in range(5)]
+
+    def next_action(self) -> tuple[SeatClient, dict[str, Any]]:
+        if self.over:
+            return self.order[0], {"type": "next_game", "after": self.game_number}
+        if not self.to_place:
+            return self.order[self.rolls % len(self.order)], {"type": "roll"}
+        seat = self.to_place[0]
+        r, c = seat.empty[0]
+        return seat, {"type": "place", "cell": f"{r},{c}"}
+
+    def advance(self, message: dict[str, Any]) -> None:
+        """The action ``message`` was acknowledged: move the model on."""
+        kind = message["type"]
+        if kind == "roll":
+            self.rolls += 1
+            self.to_place = list(self.order)
+        elif kind == "place":
+            seat = self.to_place.pop(0)
+            seat.empty.pop(0)
+            self.over = self.rolls >= ROLLS and not self.to_place
+        elif kind == "next_game":
+            self.game_number += 1
+            n = len(self.seats)
+            start = (self.game_number - 1) % n
+            ids = [s.seat_id for s in self.seats]
+            self.reset_game(ids[start:] + ids[:start])
+
+    def on_ack(self, action_id: str, version: int, t: float, seat: SeatClient) -> None:
+        track = self.inflight.pop(action_id, None)
+        if track is None:
+            return
+        track.version = version
+        self.final_version = max(self.final_version, version)
+        if self.worker.ack_is_update:  # baseline: the sender gets an ack, the others the payload
+            seat.update(version, t)
+        track.remaining = len(self.seats)
+        track.future.set_result(None)
+        for s in self.seats:
+            s.watch(track)
+
+    def on_error(self, code: str, action_id: str) -> None:
+        track = self.inflight.pop(action_id, None)
+        if track is not None and not track.future.done():
+            track.future.set_exception(RuntimeError(code))
+        else:
+            self.worker.stats.errors[f"error:{code}"] += 1
+
+
+class Worker:
+    """The rooms of one load-generator process."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.base = spec["url"]
+        self.app = spec["target"] == "app"
+        self.ack_is_update = not self.app
+        self.rooms: list[Room] = []
+        self.stats = StepStats()
+        self.window = (math.inf, math.inf)
+        self.closing = False
+        self.transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=64))
+
+    def in_window(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+    def seat_done(self, track: Track, t: float) -> None:
+        track.remaining -= 1
+        track.last = max(track.last, t)
+        if track.recorded:
+            self.stats.latency_each.append(t - track.sent)
+            if t - track.sent > self.spec["timeout"]:
+                self.stats.late += 1
+            if track.remaining == 0:
+                self.stats.latency_all.append(track.last - track.sent)
+
+    # --- setup ---
+
+    async def _connect(self, path: str, cookie: str | None) -> Any:
+        from websockets.asyncio.client import connect
+
+        ws_url = self.base.replace("http://", "ws://") + path
+        headers = {"Cookie": cookie} if cookie else None
+        for attempt in range(5):
+            try:
+                return await connect(
+                    ws_url, origin=self.base, additional_headers=headers, open_timeout=60,
+                    ping_interval=None, close_timeout=2, max_size=2**23,
+                    compression="deflate" if self.spec["compression"] else None)
+            except (OSError, TimeoutError):
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.5 + attempt)
+        raise AssertionError
+
+    async def _guest(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base, transport=self.transport, timeout=60)
+
+    async def _state(self, http: httpx.AsyncClient, code: str) -> dict[str, Any]:
+        r = await http.get(f"/r/{code}/state.json")
+        r.raise_for_status()
+        return r.json()
+
+    async def setup_app_room(self, room: Room) -> None:
+        seats = self.spec["seats"]
+        guests = [await self._guest() for _ in range(seats)]
+        r = await guests[0].post("/rooms", data={"game": "knister", "name": "S0"})
+        assert r.status_code == 303, r.text[:200]
+        room.code = r.headers["location"].rsplit("/", 1)[1]
+        for i, g in enumerate(guests[1:], 1):
+            r = await g.post(f"/r/{room.code}/join", data={"name": f"S{i}"})
+            assert r.status_code == 303, r.text[:200]
+        for i, g in enumerate(guests):
+            cookie = "; ".join(f"{k}={v}" for k, v in g.cookies.items())
+            ws = await self._connect(f"/r/{room.code}/ws", cookie)
+            seat = SeatClient(room, i, ws)
+            room.seats.append(seat)
+            await ws.send(json.dumps({"type": "hello", "version": -1}))
+        room.http = guests[0]
+        await self.act_once(room, room.seats[0], {"type": "start"})
+        await self.resync(room)
+
+    async def setup_baseline_room(self, room: Room) -> None:
+        room.code = room.name
+        for i in range(self.spec["seats"]):
+            ws = await self._connect(f"/r/{room.code}/ws", None)
+            seat = SeatClient(room, i, ws)
+            seat.seat_id = i + 1
+            room.seats.append(seat)
+        room.reset_game([s.seat_id for s in room.seats])
+
+    async def resync(self, room: Room) -> None:
+        """Rebuild the room's model from ``state.json`` (after setup or a refused action)."""
+        state = await self._state(room.http, room.code)
+        by_name = {s["name"]: s["id"] for s in state["seats"]}
+        for seat in room.seats:
+            seat.seat_id = by_name[f"S{seat.index}"]
+        cur = state["current"]
+        room.game_number = state["games"][-1]["number"]
+        room.reset_game(cur["active"])
+        room.rolls = len(cur["rolls"])
+        for seat in room.seats:
+            grid = cur["sheets"][str(seat.seat_id)]
+            seat.empty = [(r, c) for r in range(5) for c in range(5) if grid[r][c] is None]
+        if cur["roll_pending"]:
+            room.to_place = [s for s in room.order if s.seat_id not in cur["placed"]]
+        room.over = cur["over"]
+
+    async def setup(self) -> dict[str, Any]:
+        sem = asyncio.Semaphore(self.spec["setup_concurrency"])
+        failures = Counter()
+
+        async def one(name: str) -> None:
+            room = Room(self, name)
+            async with sem:
+                try:
+                    if self.app:
+                        await self.setup_app_room(room)
+                    else:
+                        await self.setup_baseline_room(room)
+                except Exception as exc:
+                    failures[f"setup:{type(exc).__name__}:{str(exc)[:80]}"] += 1
+                    return
+            self.rooms.append(room)
+
+        await asyncio.gather(*(one(n) for n in self.spec["rooms"]))
+        sample = max((s.sample for r in self.rooms for s in r.seats), key=len, default=b"")
+        return {"rooms": len(self.rooms), "failures": dict(failures),
+                "sample": sample.decode("utf-8", "replace")}
+
+    # --- playing ---
+
+    async def act_once(self, room: Room, seat: SeatClient, message: dict[str, Any],
+                       recorded: bool = False) -> None:
+        """Send one action and wait for its ack; raises RuntimeError(code) when refused."""
+        action_id = uuid.uuid4().hex[:20]
+        loop = asyncio.get_running_loop()
+        track = Track(time.perf_counter(), recorded, room, loop.create_future())
+        room.inflight[action_id] = track
+        await seat.ws.send(json.dumps({**message, "action_id": action_id}))
+        if recorded:
+            self.stats.sent += 1
+        try:
+            await asyncio.wait_for(track.future, ACK_TIMEOUT)
+        except TimeoutError:
+            room.inflight.pop(action_id, None)
+            raise RuntimeError("ack_timeout") from None
+        if recorded:
+            self.stats.acked += 1
+
+    async def drive(self, room: Room, rate: float, start: float, end: float) -> None:
+        interval = 1.0 / rate
+        due = start + random.random() * interval
+        while due < end:
+            now = time.perf_counter()
+            if due > now:
+                await asyncio.sleep(due - now)
+            seat, message = room.next_action()
+            try:
+                await self.act_once(room, seat, message, recorded=self.in_window(
+                    time.perf_counter()))
+                room.advance(message)
+            except RuntimeError as exc:
+                if self.in_window(time.perf_counter()):
+                    self.stats.errors[str(exc)] += 1
+                if self.app:
+                    try:
+                        await self.resync(room)
+                    except Exception:
+                        self.stats.errors["resync_failed"] += 1
+                        await asyncio.sleep(1)
+            except Exception as exc:
+                self.stats.errors[f"send:{type(exc).__name__}"] += 1
+                return
+            due += interval
+            now = time.perf_counter()
+            if due < now - interval:  # fell more than one interval behind: do not burst
+                due = now
+
+    async def step(self, rate: float, start: float, warmup: float, duration: float
+                   ) -> dict[str, Any]:
+        self.stats = StepStats()
+        self.window = (start + warmup, start + warmup + duration)
+        end = self.window[1]
+        await asyncio.gather(*(self.drive(r, rate, start, end) for r in self.rooms))
+        # drain: give the last updates up to --timeout to arrive
+        drain_end = time.perf_counter() + self.spec["timeout"]
+        while time.perf_counter() < drain_end and any(
+                s.pending for r in self.rooms for s in r.seats):
+            await asyncio.sleep(0.05)
+        missing = sum(len(s.pending) for r in self.rooms for s in r.seats
+                      if any(t.recorded for t in s.pending))
+        for r in self.rooms:
+            for s in r.seats:
+                s.pending = []
+        self.window = (math.inf, math.inf)
+        st = self.stats
+        return {"sent": st.sent, "acked": st.acked, "deliveries": st.deliveries,
+                "delivery_bytes": st.delivery_bytes, "latency_all": st.latency_all.tobytes(),
+                "latency_each": st.latency_each.tobytes(), "errors": dict(st.errors),
+                "late": st.late + missing}
+
+    async def final_check(self) -> dict[str, Any]:
+        """Seats that never received the room's newest committed version."""
+        await asyncio.sleep(1.0)
+        lost, behind = 0, []
+        for room in self.rooms:
+            if self.app:
+                try:
+                    final = (await self._state(room.http, room.code))["version"]
+                except Exception:
+                    lost += len(room.seats)
+                    continue
+            else:
+                final = room.final_version
+            for seat in room.seats:
+                if seat.version < final:
+                    lost += 1
+                    behind.append((room.code, seat.index, seat.version, final))
+        return {"lost": lost, "examples": behind[:5]}
+
+    async def close(self) -> None:
+        self.closing = True
+        for room in self.rooms:
+            for seat in room.seats:
+                seat.reader.cancel()
+                try:
+                    await asyncio.wait_for(seat.ws.close(), 2)
+                except Exception:
+                    pass
+        await self.transport.aclose()
+
+
+def worker_main(spec: dict[str, Any], conn: Any) -> None:
+    """Entry point of a load-generator process: obey commands from the pipe ``conn``."""
+    try:
+        import uvloop
+
+        loop = uvloop.new_event_loop()
+    except ImportError:
+        loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    random.seed(os.getpid())
+    worker = Worker(spec)
+
+    async def serve() -> None:
+        conn.send(("ready", await worker.setup()))
+        while True:
+            command = await loop.run_in_executor(None, conn.recv)
+            if command[0] == "step":
+                conn.send(("result", await worker.step(*command[1:])))
+            elif command[0] == "final":
+                conn.send(("final", await worker.final_check()))
+            else:
+                await worker.close()
+                conn.send(("closed", None))
+                return
+
+    loop.run_until_complete(serve())
+    loop.close()
+
+
+# ----- orchestration ------------------------------------------------------------------------
+
+
+class CpuMeter:
+    """CPU seconds of the server, of Postgres and of the load generators; peak server RSS."""
+
+    def __init__(self, server_pid: int | None, client_pids: list[int]) -> None:
+        self.server = psutil.Process(server_pid) if server_pid else None
+        self.clients = [psutil.Process(p) for p in client_pids]
+        self.peak_rss = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def _cpu(procs: list[psutil.Process]) -> float:
+        total = 0.0
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.Error:
+                pass
+        return total
+
+    @staticmethod
+    def _postgres() -> list[psutil.Process]:
+        procs = []
+        for p in psutil.process_iter(["name"]):
+            if (p.info["name"] or "").startswith("postgres"):
+                procs.append(p)
+        return procs
+
+    def start(self) -> None:
+        self.t0 = time.perf_counter()
+        self.pg = self._postgres()
+        self.s0 = self._cpu([self.server]) if self.server else 0.0
+        self.pg0 = {p.pid: self._cpu([p]) for p in self.pg}
+        self.c0 = self._cpu(self.clients)
+        self.all0 = psutil.cpu_times()
+        self.peak_rss = 0
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.5):
+            if self.server:
+                try:
+                    self.peak_rss = max(self.peak_rss, self.server.memory_info().rss)
+                except psutil.Error:
+                    pass
+
+    def stop(self) -> dict[str, float]:
+        self._stop.set()
+        if self._thread:
+            self._thread.join()
+        wall = time.perf_counter() - self.t0
+        pg = 0.0
+        for p in self.pg:
+            now = self._cpu([p])
+            pg += max(0.0, now - self.pg0.get(p.pid, now))
+        all1 = psutil.cpu_times()
+        busy = sum(getattr(all1, f) - getattr(self.all0, f) for f in all1._fields
+                   if f not in ("idle", "iowait", "guest", "guest_nice"))
+        result = {
+            "server_cpu": ((self._cpu([self.server]) - self.s0) / wall) if self.server else 0.0,
+            "server_rss_mb": self.peak_rss / 2**20,
+            "pg_cpu": pg / wall,
+            "client_cpu": (self._cpu(self.clients) - self.c0) / wall,
+        }
+        result["other_cpu"] = max(0.0, busy / wall - sum(
+            result[k] for k in ("server_cpu", "pg_cpu", "client_cpu")))
+        return result
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+class Fleet:
+    """The load-generator processes for one target, their rooms set up and connected."""
+
+    def __init__(self, args: argparse.Namespace, target: str, url: str) -> None:
+        self.args, self.target, self.url = args, target, url
+        ctx = mp.get_context("spawn")
+        names = [f"room{i:04d}" for i in range(args.rooms)]
+        self.workers = []
+        for k in range(args.clients):
+            parent, child = ctx.Pipe()
+            spec = {"target": target, "url": url, "rooms": names[k::args.clients],
+                    "seats": args.seats, "timeout": args.timeout,
+                    "compression": not args.no_compression,
+                    "setup_concurrency": args.setup_concurrency}
+            proc = ctx.Process(target=worker_main, args=(spec, child), daemon=True)
+            proc.start()
+            self.workers.append((proc, parent))
+        t = time.perf_counter()
+        infos = [conn.recv()[1] for _, conn in self.workers]
+        self.rooms = sum(i["rooms"] for i in infos)
+        self.setup_failures = Counter()
+        for info in infos:
+            self.setup_failures.update(info["failures"])
+        self.sample = max((i["sample"] for i in infos), key=len)
+        print(f"  {target}: {self.rooms} rooms x {args.seats} seats connected in "
+              f"{time.perf_counter() - t:.1f} s"
+              + (f"; setup failures: {dict(self.setup_failures)}" if self.setup_failures
+                 else ""), flush=True)
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p, _ in self.workers]
+
+    def step(self, rate: float, warmup: float, duration: float, server_pid: int | None,
+             profile: Path | None = None) -> dict[str, Any]:
+        start = time.perf_counter() + 0.5
+        for _, conn in self.workers:
+            conn.send(("step", rate, start, warmup, duration))
+        meter = CpuMeter(server_pid, self.pids)
+        time.sleep(max(0.0, start + warmup - time.perf_counter()))
+        spies = []
+        if profile and server_pid:
+            spy_bin = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+            for fmt, out in (("raw", profile), ("flamegraph", profile.with_suffix(".svg"))):
+                spies.append(subprocess.Popen(
+                    [spy_bin, "record", "--pid", str(server_pid), "--rate", "50",
+                     "--duration", str(int(duration)), "--format", fmt, "--output", str(out),
+                     "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        meter.start()
+        time.sleep(max(0.0, start + warmup + duration - time.perf_counter()))
+        cpu = meter.stop()
+        results = [conn.recv()[1] for _, conn in self.workers]
+        for spy in spies:
+            spy.wait(60)
+        lat_all: list[float] = []
+        lat_each: list[float] = []
+        errors: Counter = Counter()
+        for r in results:
+            lat_all.extend(array.array("d", r["latency_all"]))
+            lat_each.extend(array.array("d", r["latency_each"]))
+            errors.update(r["errors"])
+        ms = [x * 1000 for x in lat_all]
+        return {
+            "target": self.target, "rooms": self.rooms, "seats": self.args.seats,
+            "rate": rate, "offered": rate * self.rooms,
+            "actions_s": sum(r["acked"] for r in results) / duration,
+            "sent": sum(r["sent"] for r in results),
+            "deliveries_s": sum(r["deliveries"] for r in results) / duration,
+            "kb": (sum(r["delivery_bytes"] for r in results)
+                   / max(1, sum(r["deliveries"] for r in results)) / 1000),
+            "p50": percentile(ms, 0.50), "p95": percentile(ms, 0.95),
+            "p99": percentile(ms, 0.99), "max": max(ms) if ms else math.nan,
+            "each_p99": percentile([x * 1000 for x in lat_each], 0.99),
+            "errors": sum(errors.values()), "error_kinds": dict(errors),
+            "late": sum(r["late"] for r in results), **cpu,
+        }
+
+    def final(self) -> dict[str, Any]:
+        for _, conn in self.workers:
+            conn.send(("final",))
+        results = [conn.recv()[1] for _, conn in self.workers]
+        return {"lost": sum(r["lost"] for r in results),
+                "examples": [e for r in results for e in r["examples"]][:5]}
+
+    def close(self) -> None:
+        for _, conn in self.workers:
+            conn.send(("close",))
+        for proc, conn in self.workers:
+            try:
+                if conn.poll(15):
+                    conn.recv()
+            except EOFError:
+                pass
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+
+
+HEADER = (f"{'server':<9}{'rooms':>6}{'x':>2}{'pace/room':>10}{'actions/s':>10}"
+          f"{'deliv/s':>9}{'KB/frag':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}"
+          f"{'errors':>7}{'late':>5}{'lost':>5}{'srv CPU':>8}{'srv MB':>7}{'pg CPU':>7}"
+          f"{'gen CPU':>8}{'other':>6}")
+
+
+def row(r: dict[str, Any]) -> str:
+    lost = r.get("lost", "")
+    return (f"{r['target']:<9}{r['rooms']:>6}{r['seats']:>2}{r['rate']:>10.3g}"
+            f"{r['actions_s']:>10.1f}{r['deliveries_s']:>9.0f}{r['kb']:>8.1f}{r['p50']:>8.1f}"
+            f"{r['p95']:>8.1f}{r['p99']:>8.1f}{r['max']:>8.0f}{r['errors']:>7}{r['late']:>5}"
+            f"{lost!s:>5}{r['server_cpu']:>8.2f}{r['server_rss_mb']:>7.0f}{r['pg_cpu']:>7.2f}"
+            f"{r['client_cpu']:>8.2f}{r['other_cpu']:>6.2f}")
+
+
+def passes(r: dict[str, Any]) -> tuple[bool, str]:
+    """Did a saturation step hold: p99 within the goal, no errors, the pace kept?"""
+    if r["errors"] or r["late"]:
+        return False, "errors"
+    if not r["p99"] <= GOAL_P99_MS:
+        return False, "p99"
+    if r["actions_s"] < 0.9 * r["offered"]:
+        return False, "fell behind the pace"
+    return True, ""
+
+
+def saturate(fleet: Fleet, server_pid: int | None, start: float, args: argparse.Namespace
+             ) -> tuple[float, list[dict[str, Any]]]:
+    """Double the total pace from ``start`` actions/s until a step fails, then bisect.
+
+    Returns the best passing throughput (actions/s) and every step's row."""
+    steps: list[dict[str, Any]] = []
+    best, lo, hi = 0.0, 0.0, None
+    total = start
+    while hi is None and total <= args.max_rate:
+        r = fleet.step(total / fleet.rooms, args.step_warmup, args.step_seconds, server_pid)
+        ok, why = passes(r)
+        r["verdict"] = "ok" if ok else why
+        steps.append(r)
+        print(row(r) + f"  {r['verdict']}", flush=True)
+        if ok:
+            best, lo = max(best, r["actions_s"]), total
+            total *= 2
+        else:
+            hi = total
+    for _ in range(args.refine if hi is not None else 0):
+        total = math.sqrt(max(lo, start / 2) * hi)
+        r = fleet.step(total / fleet.rooms, args.step_warmup, args.step_seconds, server_pid)
+        ok, why = passes(r)
+        r["verdict"] = "ok" if ok else why
+        steps.append(r)
+        print(row(r) + f"  {r['verdict']}", flush=True)
+        if ok:
+            best, lo = max(best, r["actions_s"]), total
+        else:
+            hi = total
+    return best, steps
+
+
+def profile_summary(raw: Path, top: int = 18) -> list[str]:
+    """Self time and inclusive time of the hottest functions in a py-spy raw profile."""
+    own: Counter = Counter()
+    incl: Counter = Counter()
+    total = 0
+    for line in raw.read_text(errors="replace").splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")]
+        frames = [f.replace(str(ROOT) + "/", "").replace(
+            str(Path(sys.prefix)) + "/lib/python3.11/site-packages/", "") for f in frames]
+        own[frames[-1]] += n
+        for f in set(frames):
+            incl[f] += n
+    lines = [f"  {total} samples; top self time:"]
+    for f, n in own.most_common(top):
+        lines.append(f"   {100 * n / total:5.1f}%  {f}")
+    lines.append("  top inclusive time (app/ and templates/ frames):")
+    mine = [(f, n) for f, n in incl.most_common() if "app/" in f or "templates/" in f]
+    for f, n in mine[:top]:
+        lines.append(f"   {100 * n / total:5.1f}%  {f}")
+    return lines
+
+
+def run_target(args: argparse.Namespace, target: str, url: str, server: Server | None,
+               workdir: Path) -> tuple[dict[str, Any] | None, Fleet | None, float,
+                                      list[dict[str, Any]], str]:
+    fleet = Fleet(args, target, url)
+    pid = server.pid if server else args.server_pid
+    main = None
+    if not args.saturate_only:
+        profile = workdir / "profile.raw" if args.profile and target == "app" else None
+        main = fleet.step(args.rate, args.warmup, args.duration, pid, profile)
+        main.update(fleet.final())
+        main["setup_failures"] = sum(fleet.setup_failures.values())
+        main["errors"] += main["setup_failures"]
+        print(row(main), flush=True)
+        if main["error_kinds"] or main["setup_failures"]:
+            print(f"  errors: {main['error_kinds']} setup: {dict(fleet.setup_failures)}")
+        if main["examples"]:
+            print(f"  lost examples (room, seat, has, committed): {main['examples']}")
+        if profile and profile.exists():
+            print("  py-spy profile of the app server during the run:")
+            for line in profile_summary(profile):
+                print(line)
+            svg = Path(args.profile)
+            if profile.with_suffix(".svg").exists():
+                shutil.copy(profile.with_suffix(".svg"), svg)
+            print(f"  flame graph: {svg}; raw stacks: {profile}")
+    capacity, steps = 0.0, []
+    if args.saturate:
+        start = args.saturate_from if target == "app" else max(args.saturate_from,
+                                                                args._app_capacity or 0)
+        print(f"  saturating {target} from {start:g} actions/s")
+        capacity, steps = saturate(fleet, pid, start, args)
+    sample = fleet.sample
+    fleet.close()
+    return main, fleet, capacity, steps, sample
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--rooms", type=int, default=250)
+    p.add_argument("--seats", type=int, default=8)
+    p.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
+    p.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    p.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    p.add_argument("--timeout", type=float, default=5.0,
+                   help="an update not received within this many seconds counts as late")
+    p.add_argument("--url", help="use this running app server instead of starting one")
+    p.add_argument("--server-pid", type=int, help="pid of the --url server (for CPU/RSS)")
+    p.add_argument("--database-url",
+                   default="postgresql://postgres@127.0.0.1:5432/knobel_bench")
+    p.add_argument("--app-environment", default="production",
+                   choices=("production", "development", "test"),
+                   help="ENVIRONMENT of the app server (non-production logs show tracebacks)")
+    p.add_argument("--clients", type=int, default=1, help="load-generator processes")
+    p.add_argument("--setup-concurrency", type=int, default=8, help="rooms set up at once")
+    p.add_argument("--no-compression", action="store_true",
+                   help="clients do not offer per-message deflate (browsers do)")
+    p.add_argument("--only", choices=("app", "baseline"), help="run one server only")
+    p.add_argument("--saturate", action="store_true", help="also find both capacities")
+    p.add_argument("--saturate-only", action="store_true",
+                   help="skip the fixed-pace run (implies --saturate)")
+    p.add_argument("--saturate-from", type=float, default=4.0,
+                   help="first saturation step, total actions/s")
+    p.add_argument("--max-rate", type=float, default=20000.0,
+                   help="highest total actions/s tried")
+    p.add_argument("--step-seconds", type=float, default=12.0)
+    p.add_argument("--step-warmup", type=float, default=3.0)
+    p.add_argument("--refine", type=int, default=2, help="bisection steps after doubling")
+    p.add_argument("--profile", nargs="?", const="bench/profile.svg", default=None,
+                   help="py-spy the app server during the fixed-pace run")
+    args = p.parse_args(argv)
+    if args.saturate_only:
+        args.saturate = True
+    args._app_capacity = None
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="knobel-load-"))
+    print(f"rooms_load: {args.rooms} rooms x {args.seats} seats, {args.rate:g} action/room/s, "
+          f"{args.duration:g} s measured after {args.warmup:g} s; {args.clients} load-generator "
+          f"process(es); {os.cpu_count()} cores shared by server, Postgres and load generator; "
+          f"logs in {workdir}", flush=True)
+    rows: list[dict[str, Any]] = []
+    capacities: dict[str, float] = {}
+    sat_rows: list[dict[str, Any]] = []
+    sample = ""
+    if args.only != "baseline":
+        server = None
+        url = args.url
+        if not url:
+            db = ensure_database(args.database_url)
+            server = app_server(db, workdir, free_port(), args.app_environment).start()
+            url = server.url
+            print(f"  app: uvicorn pid {server.pid} at {url} on {db.split('@')[-1]}", flush=True)
+        try:
+            main_row, _, cap, steps, sample = run_target(args, "app", url, server, workdir)
+        finally:
+            if server:
+                server.stop()
+        if main_row:
+            rows.append(main_row)
+        capacities["app"] = cap
+        args._app_capacity = cap
+        sat_rows += steps
+    if args.only != "app":
+        payload = None
+        if sample:
+            payload = workdir / "live_fragment.html"
+            payload.write_text(sample, encoding="utf-8")
+        base = baseline_server(workdir, free_port(), payload, 48_000,
+                               not args.no_compression).start()
+        print(f"  baseline: pid {base.pid}, payload "
+              f"{len(sample.encode()) if sample else 48_000} bytes", flush=True)
+        try:
+            main_row, _, cap, steps, _ = run_target(args, "baseline", base.url, base, workdir)
+        finally:
+            base.stop()
+        if main_row:
+            rows.append(main_row)
+        capacities["baseline"] = cap
+        sat_rows += steps
+
+    print()
+    print(f"== {args.rooms} rooms x {args.seats} seats at {args.rate:g} action/room/s "
+          f"({args.duration:g} s) ==")
+    print(HEADER)
+    for r in rows:
+        print(row(r))
+    print("(latency: action sent -> every seat of the room has a live fragment with its "
+          "version; late: not within --timeout; lost: seats left behind the final version; "
+          "CPU in cores busy (pg: every Postgres process, other: the rest of the machine); "
+          "app deliveries = every seat, baseline = the other seats + ack)")
+    app_row = next((r for r in rows if r["target"] == "app"), None)
+    if app_row:
+        met = (app_row["p99"] <= GOAL_P99_MS and app_row["lost"] == 0 and app_row["late"] == 0
+               and app_row["errors"] == 0
+               and app_row["actions_s"] >= 0.95 * args.rate * args.rooms)
+        print(f"goal {args.rooms}x{args.seats} @ {args.rate:g}/s, p99 <= {GOAL_P99_MS:g} ms, "
+              f"nothing lost: {'MET' if met else 'NOT MET'} (p99 {app_row['p99']:.1f} ms, "
+              f"{app_row['actions_s']:.1f} of {args.rate * args.rooms:g} actions/s, "
+              f"lost {app_row['lost']}, late {app_row['late']}, errors {app_row['errors']})")
+    if sat_rows:
+        print()
+        print("== saturation (doubling, then bisecting; a step holds with p99 <= 50 ms, no "
+              "errors, and the pace kept) ==")
+        print(HEADER + "  verdict")
+        for r in sat_rows:
+            print(row(r) + f"  {r['verdict']}")
+        if "app" in capacities and "baseline" in capacities and capacities["baseline"]:
+            ratio = capacities["app"] / capacities["baseline"]
+            print(f"capacity: app {capacities['app']:.1f} actions/s, baseline "
+                  f"{capacities['baseline']:.1f} actions/s -> {100 * ratio:.1f}% of the bare "
+                  f"baseline (goal >= 50%: {'MET' if ratio >= 0.5 else 'NOT MET'})")
+        else:
+            print(f"capacity: {capacities}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

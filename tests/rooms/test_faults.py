@@ -1,0 +1,449 @@
+"""Faults: the server SIGKILLed and restarted at random moments (20 times), and Postgres
+restarted mid-game, while real WebSocket clients play Knister with known dice.
+
+What must hold (issue 7, "Faults"):
+- every acknowledged action survives every crash (acked placements are in ``state.json``
+  afterwards, acked rolls too, and the room version never goes back);
+- an action in flight when the kill lands may be lost or applied, but never twice: it is sent
+  again with the same ``action_id`` after reconnecting and the server answers it as a
+  duplicate, applies it now, or refuses it - and then the database holds no event for it;
+- the rolls are exactly the queued faces, in order (no roll drawn twice), and the final totals
+  equal the engine (``score_grid``) over the sheets rebuilt from the stored ``place`` events;
+- during a Postgres outage an action is answered with an error and changes nothing; the app's
+  pool recovers (``pool_pre_ping``) and the game finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from app.engines.knister import score_grid
+from app.store.db import make_engine
+from app.store.models import Game, GameEvent, Room
+from tests.support.players import Guest, Reply, RoomSocket
+
+pytestmark = pytest.mark.server
+
+KILLS = 20
+ROLLS = 25
+FACES = [random.Random(20261129).randint(1, 6) for _ in range(2 * ROLLS * 40)]
+
+
+def _cell_for(seat_index: int, roll_index: int, empty: list[list[int]]) -> list[int]:
+    """A deterministic, varied choice among a sheet's empty cells."""
+    return empty[(roll_index * 7 + seat_index * 3) % len(empty)]
+
+
+@dataclass
+class Acked:
+    """An acknowledged action: what it was, in which game and roll, at which version."""
+
+    action_id: str
+    kind: str
+    seat_id: int
+    game: int
+    roll: int
+    cell: tuple[int, int] | None
+    version: int
+    duplicate: bool
+
+
+@dataclass
+class Table:
+    """One room of Knister players driving a server that may die under them."""
+
+    server: object
+    database_url: str
+    guests: list[Guest]
+    code: str
+    sockets: list[RoomSocket] = field(default_factory=list)
+    seat_ids: list[int] = field(default_factory=list)
+    acked: list[Acked] = field(default_factory=list)
+    refused_resends: list[tuple[str, str]] = field(default_factory=list)
+    unexpected: list[str] = field(default_factory=list)
+    up: asyncio.Event = field(default_factory=asyncio.Event)
+    sending: asyncio.Event = field(default_factory=asyncio.Event)
+    generation: int = 0
+    queued_for: int = -1
+    kills: int = 0
+    lost_in_flight: int = 0
+    resend_outcomes: dict[str, int] = field(default_factory=dict)
+    checked_games: set[int] = field(default_factory=set)
+    max_version: int = 0
+    restarts: list[float] = field(default_factory=list)
+    reconnects: list[float] = field(default_factory=list)
+
+    @classmethod
+    async def open(cls, server, database_url: str, seats: int) -> Table:
+        guests = [Guest(server.url, name) for name in ("Anna", "Bram", "Cem")[:seats]]
+        code = await guests[0].create_room()
+        for g in guests[1:]:
+            assert (await g.join(code)).status_code == 303
+        table = cls(server, database_url, guests, code)
+        table.up.set()
+        r = await guests[0].http.post(f"/_test/rooms/{code}/dice", json={"faces": FACES})
+        assert r.status_code == 200
+        table.queued_for = 0
+        table.sockets = [await g.connect(code) for g in guests]
+        state = await guests[0].state(code)
+        by_name = {s["name"]: s["id"] for s in state["seats"]}
+        table.seat_ids = [by_name[g.name] for g in guests]
+        assert (await table.sockets[0].act("start")).ok
+        return table
+
+    # ----- talking to the server ---------------------------------------------------------
+
+    async def send(self, index: int, message: dict, action_id: str) -> Reply | None:
+        """Send one action and wait for its ack or error; None when the connection died
+        before an answer came (the action was in flight)."""
+        sock = self.sockets[index]
+        fields = {k: v for k, v in message.items() if k != "type"}
+        task = asyncio.ensure_future(
+            sock.act(message["type"], action_id=action_id, timeout=15, **fields))
+        await asyncio.sleep(0)
+        self.sending.set()
+        try:
+            await asyncio.wait({task, sock._reader}, timeout=15,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.sending.clear()
+        if task.done() and not task.cancelled() and task.exception() is None:
+            return task.result()
+        task.cancel()
+        return None
+
+    async def state(self) -> dict:
+        r = await self.guests[0].http.get(f"/r/{self.code}/state.json")
+        assert r.status_code == 200, r.status_code
+        return r.json()
+
+    async def rolls_in_database(self) -> int:
+        """Roll events of every game of the room, read from the database directly."""
+        engine = make_engine(self.database_url)
+        try:
+            async with engine.connect() as conn:
+                return (await conn.execute(
+                    select(func.count()).select_from(GameEvent)
+                    .join(Game, Game.id == GameEvent.game_id)
+                    .join(Room, Room.id == Game.room_id)
+                    .where(Room.code == self.code, GameEvent.type == "roll"))).scalar_one()
+        finally:
+            await engine.dispose()
+
+    async def reconnect(self) -> None:
+        """After a crash: queue the faces not rolled yet (the queue died with the process),
+        then open every seat's socket again. Retried until it works (the server may be
+        killed again meanwhile)."""
+        for sock in self.sockets:
+            sock._reader.cancel()
+        failures = 0
+        began = time.monotonic()
+        while True:
+            await self.up.wait()
+            generation = self.generation
+            try:
+                if self.queued_for != generation:
+                    used = 2 * await self.rolls_in_database()
+                    r = await self.guests[0].http.post(
+                        f"/_test/rooms/{self.code}/dice", json={"faces": FACES[used:]})
+                    assert r.status_code == 200, r.status_code
+                    self.queued_for = generation
+                self.sockets = [await g.connect(self.code) for g in self.guests]
+                self.reconnects.append(time.monotonic() - began)
+                return
+            except Exception:  # refused or cut off: the server is being killed again
+                failures += 1
+                if failures > 100:
+                    raise
+                await asyncio.sleep(0.05)
+
+    # ----- checks ----------------------------------------------------------------------------
+
+    def check_acked(self, state: dict) -> None:
+        """Every acknowledged action of the current game is in ``state``."""
+        assert state["version"] >= self.max_version, "the room version went back"
+        number = state["games"][-1]["number"]
+        cur = state["current"]
+        for a in self.acked:
+            if a.game != number:
+                continue
+            if a.kind == "roll":
+                assert len(cur["rolls"]) > a.roll, f"acked roll {a} lost"
+            elif a.kind == "place":
+                r, c = a.cell
+                value = sum(cur["rolls"][a.roll])
+                assert cur["sheets"][str(a.seat_id)][r][c] == value, f"acked place {a} lost"
+        for a in self.acked:
+            if a.kind == "next_game":
+                assert len(state["games"]) >= a.game + 1, f"acked rematch {a} lost"
+
+    async def check_finished_game(self, state: dict) -> None:
+        """The finished game, replayed from its stored events, gives the shown totals."""
+        number = state["games"][-1]["number"]
+        if number in self.checked_games:
+            return
+        engine = make_engine(self.database_url)
+        try:
+            async with engine.connect() as conn:
+                game = (await conn.execute(
+                    select(Game.id, Game.result, Game.status).join(Room, Room.id == Game.room_id)
+                    .where(Room.code == self.code, Game.number == number))).one()
+                events = (await conn.execute(
+                    select(GameEvent.seq, GameEvent.type, GameEvent.payload, GameEvent.seat_id,
+                           GameEvent.action_id)
+                    .where(GameEvent.game_id == game.id).order_by(GameEvent.seq))).all()
+        finally:
+            await engine.dispose()
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        grids = {s: [[None] * 5 for _ in range(5)] for s in self.seat_ids}
+        rolls = []
+        for e in events:
+            if e.type == "roll":
+                rolls.append(list(e.payload["dice"]))
+            elif e.type == "place":
+                r, c = e.payload["cell"]
+                assert grids[e.seat_id][r][c] is None, f"cell placed twice: {e}"
+                assert e.payload["value"] == sum(rolls[-1])
+                grids[e.seat_id][r][c] = e.payload["value"]
+        ids = [e.action_id for e in events if e.action_id]
+        assert len(ids) == len(set(ids)), "an action was applied twice"
+        first = sum(ROLLS for g in state["games"][:-1])
+        expected = [FACES[2 * i:2 * i + 2] for i in range(first, first + ROLLS)]
+        assert rolls == expected, "the rolls are not the queued faces in order"
+        cur = state["current"]
+        assert cur["rolls"] == rolls
+        for seat in self.seat_ids:
+            assert cur["sheets"][str(seat)] == grids[seat]
+            total = score_grid(grids[seat]).total
+            assert cur["totals"][str(seat)] == total
+            assert game.result["totals"][str(seat)] == total
+            assert state["games"][-1]["totals"][str(seat)] == total
+        refused = {aid for aid, _ in self.refused_resends}
+        assert not refused & set(ids), "a refused resend was applied"
+        self.check_acked(state)
+        self.checked_games.add(number)
+
+    # ----- playing ---------------------------------------------------------------------------
+
+    def next_action(self, state: dict) -> tuple[int, dict, str, int, tuple[int, int] | None]:
+        """(socket index, message, kind, roll index, cell) of the next move."""
+        cur = state["current"]
+        if cur["over"]:
+            return 0, {"type": "next_game", "after": state["games"][-1]["number"]}, \
+                "next_game", -1, None
+        if not cur["roll_pending"]:
+            return self.seat_ids.index(cur["roller"]), {"type": "roll"}, "roll", \
+                len(cur["rolls"]), None
+        seat = next(s for s in cur["active"] if s not in cur["placed"])
+        index = self.seat_ids.index(seat)
+        grid = cur["sheets"][str(seat)]
+        empty = [[r, c] for r in range(5) for c in range(5) if grid[r][c] is None]
+        r, c = _cell_for(index, len(cur["rolls"]), empty)
+        return index, {"type": "place", "cell": f"{r},{c}"}, "place", len(cur["rolls"]) - 1, \
+            (r, c)
+
+    def record(self, reply: Reply, action_id: str, index: int, kind: str, game: int,
+               roll: int, cell) -> None:
+        self.acked.append(Acked(action_id, kind, self.seat_ids[index], game, roll, cell,
+                                reply.version, reply.duplicate))
+        self.max_version = max(self.max_version, reply.version)
+
+    async def play(self, done) -> dict:
+        """Play (starting rematches) until ``done()`` and the current game is over."""
+        pending = None  # an action sent without an answer: (index, message, id, kind, ...)
+        dead = False
+        while True:
+            if dead:
+                await self.reconnect()
+                dead = False
+            try:
+                state = await self.state()
+            except (httpx.HTTPError, AssertionError):
+                dead = True
+                continue
+            self.check_acked(state)
+            if pending is not None:
+                index, message, action_id, kind, game, roll, cell = pending
+                reply = await self.send(index, message, action_id)
+                if reply is None:
+                    dead = True
+                    continue
+                pending = None
+                outcome = "duplicate" if reply.ok and reply.duplicate else \
+                    "applied" if reply.ok else "refused"
+                self.resend_outcomes[outcome] = self.resend_outcomes.get(outcome, 0) + 1
+                if reply.ok:
+                    self.record(reply, action_id, index, kind, game, roll, cell)
+                else:
+                    self.refused_resends.append((action_id, reply.code))
+                continue
+            if state["current"]["over"]:
+                await self.check_finished_game(state)
+                if done():
+                    return state
+            index, message, kind, roll, cell = self.next_action(state)
+            game = state["games"][-1]["number"]
+            action_id = uuid.uuid4().hex
+            reply = await self.send(index, message, action_id)
+            if reply is None:
+                self.lost_in_flight += 1
+                pending = (index, message, action_id, kind, game, roll, cell)
+                dead = True
+                continue
+            if reply.ok:
+                self.record(reply, action_id, index, kind, game, roll, cell)
+            else:
+                self.unexpected.append(reply.code)
+
+    async def killer(self, kills: int, rng: random.Random) -> None:
+        """SIGKILL the server ``kills`` times at random moments (every other time just after
+        an action was sent), restarting it each time."""
+        for i in range(kills):
+            await asyncio.sleep(rng.uniform(0.15, 0.45))
+            if i % 2:
+                try:
+                    await asyncio.wait_for(self.sending.wait(), 3)
+                except TimeoutError:
+                    pass
+                await asyncio.sleep(rng.uniform(0, 0.003))
+            self.up.clear()
+            self.server.kill()  # here, not in a thread: nothing is read in between
+            self.kills += 1
+            t = time.monotonic()
+            await asyncio.to_thread(self.server.restart)
+            self.restarts.append(time.monotonic() - t)
+            self.generation += 1
+            self.up.set()
+
+    async def close(self) -> None:
+        for sock in self.sockets:
+            try:
+                await asyncio.wait_for(sock.close(), 2)
+            except Exception:
+                pass
+        for g in self.guests:
+            await g.aclose()
+
+
+async def test_sigkill_at_random_moments_loses_no_acknowledged_action(server, settings):
+    started = time.monotonic()
+    table = await Table.open(server, settings.database_url, seats=3)
+    rng = random.Random(int(os.environ.get("FAULTS_SEED", "7")))
+    killer = asyncio.create_task(table.killer(KILLS, rng))
+    try:
+        final = await asyncio.wait_for(table.play(killer.done), 150)
+        await killer
+    finally:
+        killer.cancel()
+    await table.close()
+    assert table.kills == KILLS
+    assert final["status"] == "finished"
+    assert not table.unexpected, f"actions refused outside the crashes: {table.unexpected}"
+    assert len(table.checked_games) >= 1
+    # some kills landed while an action was unanswered; each was resent with its action_id
+    assert table.lost_in_flight >= 1
+    assert sum(table.resend_outcomes.values()) == table.lost_in_flight
+    print(f"\n{KILLS} kills in {time.monotonic() - started:.1f} s: "
+          f"{len(table.acked)} acked actions, {len(table.checked_games)} games replayed, "
+          f"{table.lost_in_flight} in flight at a kill, resends: {table.resend_outcomes}; "
+          f"restarts {sum(table.restarts):.1f} s (max {max(table.restarts):.1f}), "
+          f"reconnects {sum(table.reconnects):.1f} s (max {max(table.reconnects):.1f})")
+
+
+# ----- Postgres restarted mid-game -------------------------------------------------------------
+
+
+def _postgres_cluster(database_url: str) -> tuple[str, str] | None:
+    """(version, name) of this machine's cluster serving ``database_url``, or None."""
+    url = make_url(database_url)
+    if url.host not in ("127.0.0.1", "localhost", None) or not shutil.which("pg_ctlcluster") \
+            or os.geteuid() != 0:
+        return None
+    versions = sorted(os.listdir("/etc/postgresql")) if Path("/etc/postgresql").is_dir() else []
+    return (versions[-1], "main") if versions else None
+
+
+def _pg_ctl(cluster: tuple[str, str], action: str) -> None:
+    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", *cluster, action],
+                   check=True, capture_output=True, timeout=60)
+
+
+def _wait_pg_ready(database_url: str, timeout: float = 60) -> None:
+    url = make_url(database_url)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready = subprocess.run(["pg_isready", "-q", "-h", url.host or "127.0.0.1",
+                                "-p", str(url.port or 5432)], timeout=10)
+        if ready.returncode == 0:
+            return
+        time.sleep(0.2)
+    raise AssertionError("postgres did not come back")
+
+
+async def _error_after(sock: RoomSocket, before: int, timeout: float = 15) -> str:
+    """The first error fragment received after the first ``before`` fragments."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for text in sock.fragments[before:]:
+            if 'data-error="' in text:
+                return text
+        if sock._reader.done():
+            return "connection dropped"
+        await asyncio.sleep(0.02)
+    raise AssertionError("no error during the outage")
+
+
+async def test_postgres_restart_mid_game(backend, server, settings):
+    if backend != "postgres":
+        pytest.skip("restarts the machine's Postgres")
+    cluster = _postgres_cluster(settings.database_url)
+    if cluster is None:
+        pytest.skip("needs root and pg_ctlcluster for the local Postgres")
+    table = await Table.open(server, settings.database_url, seats=2)
+    for _ in range(5 * 3):  # five rounds: a roll and two placements each
+        state = await table.state()
+        index, message, kind, roll, cell = table.next_action(state)
+        reply = await table.send(index, message, aid := uuid.uuid4().hex)
+        assert reply is not None and reply.ok
+        table.record(reply, aid, index, kind, 1, roll, cell)
+    before = await table.state()
+    index, message, kind, roll, cell = table.next_action(before)
+    sock = table.sockets[index]
+    outage_id = uuid.uuid4().hex
+    try:
+        await asyncio.to_thread(_pg_ctl, cluster, "stop")
+        seen = len(sock.fragments)
+        await sock.ws.send(json.dumps({**message, "action_id": outage_id}))
+        error = await _error_after(sock, seen)
+        assert "server_error" in error or error == "connection dropped"
+        r = await table.guests[0].http.get(f"/r/{table.code}/state.json")
+        assert r.status_code >= 500
+    finally:
+        await asyncio.to_thread(_pg_ctl, cluster, "start")
+        await asyncio.to_thread(_wait_pg_ready, settings.database_url)
+    # nothing changed; the pool recovers at once and the game goes on
+    assert await table.state() == before
+    if sock._reader.done():
+        await table.reconnect()
+    reply = await table.send(index, message, outage_id)
+    assert reply is not None and reply.ok and not reply.duplicate
+    table.record(reply, outage_id, index, kind, 1, roll, cell)
+    final = await asyncio.wait_for(table.play(lambda: True), 120)
+    assert final["status"] == "finished"
+    assert not table.unexpected
+    assert 1 in table.checked_games
+    await table.close()
