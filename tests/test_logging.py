@@ -17,9 +17,8 @@ pytestmark = pytest.mark.server
 SECRET_NAME = "Zorro-7f3a"
 
 
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_logs_are_json_lines_with_ids_and_no_secrets(settings, tmp_path, backend) -> None:
-    if backend != "sqlite":
-        pytest.skip("once is enough")
     log_path = tmp_path / "server.log"
     env = {"DATABASE_URL": settings.database_url, "SECRET_KEY": "k" * 40,
            "VAR_DIR": str(tmp_path), "LOG_JSON": "true"}

@@ -19,6 +19,7 @@ class LanguageMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pick the language for an HTTP request or WebSocket, then call the app."""
         if scope["type"] in ("http", "websocket"):
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             cookie_lang = None

@@ -68,9 +68,8 @@ def _dom_board(page) -> list[list[int | None]]:
     return board
 
 
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_play_undo_and_reach_the_end_screen_in_chromium(settings, backend, tmp_path) -> None:
-    if backend == "postgres":
-        pytest.skip("the browser test runs on SQLite only")
     env = {"DATABASE_URL": settings.database_url, "SECRET_KEY": "b" * 32,
            "VAR_DIR": str(tmp_path)}
     with ServerProcess(env) as server, chromium() as browser:

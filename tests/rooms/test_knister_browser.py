@@ -23,9 +23,8 @@ def _roller(pages, timeout=15.0):
     raise AssertionError("nobody can roll")
 
 
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
-    if backend != "sqlite":
-        pytest.skip("the browser game runs once, on SQLite")
     with ServerProcess(server_env, log=tmp_path / "server.log") as server, chromium() as browser:
         anna_ctx = browser.new_context(locale="nl-NL", viewport={"width": 390, "height": 844})
         bram_ctx = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})

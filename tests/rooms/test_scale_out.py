@@ -27,11 +27,10 @@ async def _play(guest, sockets, code, rolls) -> None:
             assert (await sock.act("place", cell=f"{r},{c}")).ok
 
 
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 async def test_players_on_two_processes_finish_through_a_redis_restart(
     backend, server_env, tmp_path
 ) -> None:
-    if backend != "postgres":
-        pytest.skip("scale-out runs on Postgres")
     with RedisProcess() as redis:
         env = {**server_env, "BROADCAST_URL": redis.url}
         with ServerProcess(env, log=tmp_path / "p1.log") as p1, \
