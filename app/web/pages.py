@@ -43,7 +43,7 @@ async def name_form(request: Request, player: CurrentPlayer, next: str = "/") ->
     return templates.TemplateResponse(
         request,
         "name.html",
-        {"player": player, "next": safe_next(next), "value": player.name if player else ""},
+        {"player": player, "next": safe_next(next), "value": (player.name or "") if player else ""},
     )
 
 

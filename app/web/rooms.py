@@ -76,7 +76,7 @@ async def create_room(
         error = _("Unknown game.")
     else:
         try:
-            cleaned = clean_name(name or (player.name if player else "") or "")
+            cleaned = clean_name(name or ((player.name or "") if player else "") or "")
         except InvalidName as exc:
             error = name_error_message(exc.code)
     if error:
@@ -106,7 +106,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
             return _gone(request, player, "finished", _("This game is over."), state)
         return templates.TemplateResponse(
             request, "rooms/join.html",
-            {"player": player, "room": state, "value": player.name if player else ""})
+            {"player": player, "room": state, "value": (player.name or "") if player else ""})
     share_url = str(request.url_for("room_page", code=code))
     hub = request.app.state.hub
     context = live_context(state, guest_id, hub.online(code) | {guest_id})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from babel.numbers import format_decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import i18n
@@ -29,6 +30,8 @@ def make_templates() -> Jinja2Blocks:
     env.globals["combination_name"] = labels.combination_name
     env.globals["line_name"] = labels.line_name
     env.globals["box_label"] = labels.box_label
+    env.globals["decimal"] = lambda number: format_decimal(
+        number, format="#,##0.0", locale=i18n.current_language())
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]
     return templates
 

@@ -69,3 +69,10 @@ def test_next_cannot_redirect_off_site(client) -> None:
                            follow_redirects=False)
     assert response.status_code == 303
     assert response.headers["location"] == "/"
+
+
+def test_a_guest_profile_without_a_name_gets_an_empty_name_field(client) -> None:
+    client.get("/knikkers")  # playing Knikkers first creates a profile without a name
+    page = client.get("/name").text
+    assert 'value="None"' not in page
+    assert 'name="name" value=""' in page

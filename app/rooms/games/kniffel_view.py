@@ -7,6 +7,7 @@ and, with several columns, the running total; the box filled last is marked.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from app.engines.kniffel import MAX_ROLLS, RULESETS, UPPER_BOXES, Scorecard
@@ -101,6 +102,8 @@ def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
         "max_rolls": MAX_ROLLS,
         "turn_no": state.turns,
         "roll_auto": state.roll_auto,
+        "deadline": state.turn_started_at + timedelta(seconds=state.timer)
+        if state.timer and state.turn_started_at and not state.over else None,
         "my_turn": mine,
         "can_roll": mine and turn.can_roll,
         "can_hold": mine and 0 < turn.rolls < MAX_ROLLS,
