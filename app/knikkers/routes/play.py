@@ -128,19 +128,17 @@ async def move(
 ):
     """Move the ball on ``src`` ("r,c") to ``dst``. Refused: 422 (rules) or 409 (over/stale)."""
     a, b = parse_cell(src), parse_cell(dst)
-    try:
+
+    async def act() -> service.Outcome:
         if a is None or b is None:
             await _load_own(session, game_id, guest_id)
             raise service.Refused("not_a_cell")
-        outcome = await service.move(
+        return await service.move(
             session, game_id, guest_id, a, b,
             version=parse_version(version), action_id=action_id or None,
         )
-    except service.GameNotFound as exc:
-        raise HTTPException(status_code=404) from exc
-    except service.Refused as refused:
-        return await _refused(request, session, game_id, guest_id, refused)
-    return await _accepted(request, session, outcome, guest_id)
+
+    return await _perform(request, session, game_id, guest_id, act)
 
 
 @router.post("/knikkers/games/{game_id}/undo", name="knikkers_undo")
@@ -153,11 +151,21 @@ async def undo(
     action_id: ActionId = "",
 ):
     """"Terug": take back the last move. Refused (422) when there is none to take back."""
-    try:
-        outcome = await service.undo(
+
+    async def act() -> service.Outcome:
+        return await service.undo(
             session, game_id, guest_id,
             version=parse_version(version), action_id=action_id or None,
         )
+
+    return await _perform(request, session, game_id, guest_id, act)
+
+
+async def _perform(request: Request, session, game_id: int, guest_id: str, act):
+    """Run one move or undo: 404 for a game that is not the player's, the refusal page or
+    fragment for a refused action, else the accepted response."""
+    try:
+        outcome = await act()
     except service.GameNotFound as exc:
         raise HTTPException(status_code=404) from exc
     except service.Refused as refused:
