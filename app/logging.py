@@ -15,6 +15,7 @@ _SHARED = [
     structlog.contextvars.merge_contextvars,
     structlog.processors.add_log_level,
     structlog.processors.TimeStamper(fmt="iso", utc=True),
+    structlog.processors.format_exc_info,
 ]
 
 

@@ -205,8 +205,9 @@ class Hub:
         online = self.online(code)
         rendered: dict[tuple[str | None, str], str] = {}
         for conn in conns:
-            if not force and conn.last_version >= state.version:
-                continue
+            if conn.last_version > state.version or (
+                    not force and conn.last_version >= state.version):
+                continue  # it has this version already, or a newer one (never go back)
             seat = state.seat_of(conn.player_id)
             key = (conn.player_id if seat else None, conn.lang)
             if key not in rendered:
@@ -229,6 +230,11 @@ class Hub:
                     await self.deliver(message.code, message.version)
             except Exception:
                 log.exception("deliver_failed", room=message.code, version=message.version)
+            # One room's fragments take milliseconds each to render. Queued announcements do
+            # not suspend this loop, so without this a backlog would hold the event loop (the
+            # writers, the socket readers, and the database replies of every pooled
+            # connection) for seconds: one room per turn.
+            await asyncio.sleep(0)
 
     def start(self) -> None:
         """Start the delivery loop and the presence heartbeat."""

@@ -204,14 +204,24 @@ class RoomService:
         if not isinstance(kind, str):
             raise RoomError("bad_message", "The message is malformed.", 400)
         async with self.lock(code):
+            # The cached state is used without asking the database for its version first:
+            # a write from a stale cache fails the version check (Conflict: reload, retry),
+            # and a refusal is only final once the database version confirms the cache.
+            cached = self._rooms.get(code)
             for _ in range(3):
-                state = await self._fresh(code)
+                state = cached or await self._fresh(code)
                 if action_id and action_id in state.recent_actions:
                     return Outcome(state.recent_actions[action_id], duplicate=True)
                 try:
                     version = await self._apply(state, player_id, kind, message, action_id)
                 except Conflict:
                     self._rooms.pop(code, None)
+                    cached = None
+                    continue
+                except (ActionError, RoomError):
+                    if cached is None or await self._fresh(code) is cached:
+                        raise
+                    cached = None  # the cache was behind another process: decide again
                     continue
                 break
             else:
