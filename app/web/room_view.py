@@ -3,11 +3,12 @@ live fragments sent over the socket (htmx out-of-band swaps)."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from markupsafe import escape
 
-from app.i18n import use_language
+from app.i18n import current_language, use_language
 from app.rooms.state import RoomState
 from app.web.templating import render_block
 
@@ -17,6 +18,28 @@ def ranking(totals: dict[int, int]) -> list[tuple[int, int, int]]:
     ordered = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
     return [(1 + sum(1 for t in totals.values() if t > total), seat, total)
             for seat, total in ordered]
+
+
+_SHARED: OrderedDict[tuple, str] = OrderedDict()
+_SHARED_MAX = 4096
+
+
+def shared_renderer(state: RoomState):
+    """A ``shared(name, key, macro, *args)`` template helper: the macro's HTML for parts that
+    look the same to every viewer (e.g. other players' sheets), rendered once per room
+    version and language and then reused for every recipient of that version."""
+    base = (state.code, id(state), state.version, current_language())
+
+    def shared(name: str, key: object, macro, *args):
+        cache_key = (*base, name, key)
+        html = _SHARED.get(cache_key)
+        if html is None:
+            html = _SHARED[cache_key] = macro(*args)
+            if len(_SHARED) > _SHARED_MAX:
+                _SHARED.popitem(last=False)
+        return html
+
+    return shared
 
 
 def live_context(state: RoomState, player_id: str | None, online: frozenset[str]) -> dict:
@@ -41,6 +64,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     match_size = game.options.get("match", 1) if game else state.options.get("match", 1)
     return {
         "room": state,
+        "shared": shared_renderer(state),
         "viewer": viewer,
         "is_host": viewer is not None and player_id == state.host_player_id,
         "online_seats": {s.id for s in state.seats if s.player_id in online},
