@@ -407,9 +407,8 @@ async def _error_after(sock: RoomSocket, before: int, timeout: float = 15) -> st
     raise AssertionError("no error during the outage")
 
 
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 async def test_postgres_restart_mid_game(backend, server, settings):
-    if backend != "postgres":
-        pytest.skip("restarts the machine's Postgres")
     cluster = _postgres_cluster(settings.database_url)
     if cluster is None:
         pytest.skip("needs root and pg_ctlcluster for the local Postgres")
