@@ -22,7 +22,7 @@ from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits
-from app.web.room_view import render_live
+from app.web.room_view import render_update
 
 SESSION_COOKIE = "knobel_session"
 
@@ -39,7 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     dice = DiceSource(allow_loaded=settings.test_hooks)
     broadcast = make_broadcast(settings.broadcast_url)
     rooms = RoomService(db, broadcast.publish, dice)
-    hub = Hub(broadcast, rooms.snapshot, render_live, rooms.presence_changed)
+    hub = Hub(broadcast, rooms.snapshot, render_update, rooms.presence_changed)
     rooms.online, rooms.away_since = hub.online, hub.away_since
 
     @asynccontextmanager

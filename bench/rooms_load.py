@@ -56,7 +56,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-LIVE = re.compile(rb'<div id="live"[^>]*?data-version="(\d+)"')
+LIVE = re.compile(rb'<div id="live(?:-version)?"[^>]*?data-version="(\d+)"')
 ACK = re.compile(rb'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
 ERROR = re.compile(rb'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
 ROLLS = 25

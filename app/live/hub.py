@@ -1,7 +1,8 @@
 """The hub: open room sockets of this process, presence, and fan-out of new room versions.
 
 Each connection has its own outgoing queue and writer task, so one slow phone never holds up
-the table. Fragments are rendered once per distinct view (seat and language) per version.
+the table. Each connection remembers what its page shows, so a new version sends only the
+parts that changed for that viewer (see ``app.web.room_view.render_update``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from app.live.broadcast import Broadcast, Message
 log = structlog.get_logger("knobel.hub")
 
 OUTBOX_LIMIT = 256
-Render = Callable[[Any, str | None, str, frozenset[str]], str]
+Render = Callable[[Any, str | None, str, frozenset[str], Any], tuple[str, Any]]
+"""``render(state, player_id, lang, online, delivered)`` -> ``(html, delivered)``."""
 
 
 class Connection:
@@ -34,6 +36,7 @@ class Connection:
         self.player_id = player_id
         self.lang = lang
         self.last_version = -1
+        self.delivered: Any = None  # what the page shows, as render() reported it
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
         self.writer: asyncio.Task[None] | None = None
 
@@ -74,7 +77,8 @@ class Hub:
     """Sockets by room, presence, and delivery of versions announced on ``broadcast``.
 
     ``snapshot(code, at_least)`` returns a room state at least that new (from the room
-    service); ``render(state, player_id, lang, online)`` returns the HTML a viewer receives;
+    service); ``render(state, player_id, lang, online, delivered)`` returns the HTML a viewer
+    whose page shows ``delivered`` (None: nothing known) receives, and what it shows then;
     ``presence_changed(code)`` tells the room service that someone came or went.
 
     Presence spans processes: each process announces which players have a socket open on it
@@ -190,7 +194,9 @@ class Hub:
         state = await self.snapshot(conn.code, known + 1 if known >= 0 else 0)
         if state is not None:
             conn.last_version = state.version
-            conn.send(self.render(state, conn.player_id, conn.lang, self.online(conn.code)))
+            html, conn.delivered = self.render(state, conn.player_id, conn.lang,
+                                               self.online(conn.code), None)
+            conn.send(html)
 
     async def deliver(
         self, code: str, version: int = 0, force: bool = False, skip: Connection | None = None
@@ -203,17 +209,15 @@ class Hub:
         if state is None:
             return
         online = self.online(code)
-        rendered: dict[tuple[str | None, str], str] = {}
         for conn in conns:
             if conn.last_version > state.version or (
                     not force and conn.last_version >= state.version):
                 continue  # it has this version already, or a newer one (never go back)
-            seat = state.seat_of(conn.player_id)
-            key = (conn.player_id if seat else None, conn.lang)
-            if key not in rendered:
-                rendered[key] = self.render(state, conn.player_id, conn.lang, online)
+            html, conn.delivered = self.render(state, conn.player_id, conn.lang, online,
+                                               conn.delivered)
             conn.last_version = state.version
-            conn.send(rendered[key])
+            if html:
+                conn.send(html)
 
     async def run(self) -> None:
         """Deliver every announced version to this process's sockets, until cancelled."""

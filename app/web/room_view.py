@@ -4,13 +4,16 @@ live fragments sent over the socket (htmx out-of-band swaps)."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from app.i18n import current_language, use_language
+from app.rooms.games.base import Part
 from app.rooms.state import RoomState
-from app.web.templating import render_block
+from app.web.templating import render_block, templates
 
 
 def ranking(totals: dict[int, int]) -> list[tuple[int, int, int]]:
@@ -20,26 +23,35 @@ def ranking(totals: dict[int, int]) -> list[tuple[int, int, int]]:
             for seat, total in ordered]
 
 
-_SHARED: OrderedDict[tuple, str] = OrderedDict()
-_SHARED_MAX = 4096
+_PART_HTML: OrderedDict[tuple, Markup] = OrderedDict()
+_PART_HTML_MAX = 8192
+ROOM_PARTS = "rooms/_parts.html"
+ROOM_PART_IDS = frozenset({"live-version", "seats"})
 
 
-def shared_renderer(state: RoomState):
-    """A ``shared(name, key, macro, *args)`` template helper: the macro's HTML for parts that
-    look the same to every viewer (e.g. other players' sheets), rendered once per room
-    version and language and then reused for every recipient of that version."""
-    base = (state.code, id(state), state.version, current_language())
+def render_part(code: str, part: Part, template: str) -> str:
+    """The HTML of ``part`` (a macro of ``template``) in the current language: rendered once
+    per room, part id, key and language, then reused for every viewer and version that has
+    the same key (e.g. other players' sheets)."""
+    cache_key = (code, current_language(), part.id, part.key)
+    html = _PART_HTML.get(cache_key)
+    if html is None:
+        macro = getattr(templates.env.get_template(template).module, part.macro)
+        html = _PART_HTML[cache_key] = Markup(macro(*part.args))
+        if len(_PART_HTML) > _PART_HTML_MAX:
+            _PART_HTML.popitem(last=False)
+    else:
+        _PART_HTML.move_to_end(cache_key)
+    return html
 
-    def shared(name: str, key: object, macro, *args):
-        cache_key = (*base, name, key)
-        html = _SHARED.get(cache_key)
-        if html is None:
-            html = _SHARED[cache_key] = macro(*args)
-            if len(_SHARED) > _SHARED_MAX:
-                _SHARED.popitem(last=False)
-        return html
 
-    return shared
+@dataclass
+class Delivered:
+    """What one connection's page shows: the ``layout`` (the live area's static frame and its
+    part ids) and the key of each part (``keys``: part id -> ``Part.key``)."""
+
+    layout: Hashable
+    keys: dict[str, Hashable]
 
 
 def live_context(state: RoomState, player_id: str | None, online: frozenset[str]) -> dict:
@@ -62,12 +74,34 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     former = next((s for s in state.seats if s.player_id == player_id
                    and s.status in ("removed", "left")), None) if viewer is None else None
     match_size = game.options.get("match", 1) if game else state.options.get("match", 1)
+    is_host = viewer is not None and player_id == state.host_player_id
+    viewer_id = viewer.id if viewer else None
+    online_seats = {s.id for s in state.seats if s.player_id in online}
+    seats = state.active_seats
+    room_parts = [
+        Part("live-version", ("version", state.version, state.status), "live_version",
+             (state.version, state.status)),
+        Part("seats", ("seats", tuple((s.id, s.label, s.player_id == state.host_player_id,
+                                       s.id in online_seats) for s in seats),
+                       viewer_id, is_host),
+             "seats_list", (seats, state.host_player_id, viewer_id, is_host, online_seats)),
+    ]
+    parts_of = getattr(plugin, "parts", None)
+    game_parts = parts_of(view, viewer_id, labels) if view is not None and parts_of else None
+    code = state.code
+
+    def part_html(part: Part) -> str:
+        template = ROOM_PARTS if part.id in ROOM_PART_IDS else plugin.parts_template
+        return render_part(code, part, template)
+
     return {
         "room": state,
-        "shared": shared_renderer(state),
+        "part_html": part_html,
+        "room_parts": room_parts,
+        "game_parts": game_parts,
         "viewer": viewer,
-        "is_host": viewer is not None and player_id == state.host_player_id,
-        "online_seats": {s.id for s in state.seats if s.player_id in online},
+        "is_host": is_host,
+        "online_seats": online_seats,
         "labels": labels,
         "game": game,
         "view": view,
@@ -85,11 +119,39 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     }
 
 
-def render_live(state: RoomState, player_id: str | None, lang: str,
-                online: frozenset[str]) -> str:
-    """The ``live`` block as an out-of-band fragment, in ``lang``, for ``player_id``."""
+def _layout(context: dict) -> Hashable | None:
+    """The live area's frame for one viewer, or None when it has no separate parts (lobby,
+    result, a game without parts): everything outside the parts, and the part ids in order."""
+    state: RoomState = context["room"]
+    if state.status != "playing" or context["game_parts"] is None or context["final"]:
+        return None
+    game, viewer, former = context["game"], context["viewer"], context["former_seat"]
+    return (state.status, game.id, game.status, viewer.id if viewer else None,
+            former.status if former else None, state.is_full,
+            context["previous"].id if context["previous"] else None, context["match_size"],
+            tuple(p.id for p in context["room_parts"]), tuple(p.id for p in context["game_parts"]))
+
+
+def render_update(state: RoomState, player_id: str | None, lang: str, online: frozenset[str],
+                  have: Delivered | None = None) -> tuple[str, Delivered | None]:
+    """What to send a viewer whose page shows ``have`` so that it shows ``state``.
+
+    Returns ``(html, delivered)``: the whole live block (when ``have`` is None or the frame
+    changed), or only the version marker and the parts whose key changed, each an
+    out-of-band swap by id; ``delivered`` is what the page shows afterwards (None when the
+    live area has no parts, so the next update is whole again).
+    """
     with use_language(lang):
-        return render_block("rooms/room.html", "live", **live_context(state, player_id, online))
+        context = live_context(state, player_id, online)
+        layout = _layout(context)
+        if layout is None:
+            return render_block("rooms/room.html", "live", **context), None
+        parts = context["room_parts"] + context["game_parts"]
+        now = Delivered(layout, {p.id: p.key for p in parts})
+        if have is None or have.layout != layout:
+            return render_block("rooms/room.html", "live", **context), now
+        part_html = context["part_html"]
+        return "".join(part_html(p) for p in parts if have.keys.get(p.id) != p.key), now
 
 
 def render_error(code: str, message: str, action_id: str | None = None) -> str:

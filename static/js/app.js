@@ -19,11 +19,24 @@
     }).join("");
   }
 
+  // The room version this page shows: the marker #live-version, which every update carries
+  // (an update may replace only some parts of #live, never #live itself).
   function liveVersion() {
-    var live = document.getElementById("live");
-    var v = live ? parseInt(live.getAttribute("data-version"), 10) : NaN;
+    var marker = document.getElementById("live-version") || document.getElementById("live");
+    var v = marker ? parseInt(marker.getAttribute("data-version"), 10) : NaN;
     return isNaN(v) ? -1 : v;
   }
+
+  // Keep #live's data-version / data-status (used by styles and tests) in step with it.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var marker = document.getElementById("live-version");
+    var live = document.getElementById("live");
+    if (!marker || !live) return;
+    ["data-version", "data-status"].forEach(function (name) {
+      var value = marker.getAttribute(name);
+      if (value !== null && live.getAttribute(name) !== value) live.setAttribute(name, value);
+    });
+  });
 
   document.addEventListener("htmx:wsConfigSend", function (e) {
     e.detail.parameters.action_id = newId();

@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
 ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
-LIVE = re.compile(r'<div id="live"[^>]*data-version="(\d+)"')
+LIVE = re.compile(r'<div id="live(?:-version)?"[^>]*data-version="(\d+)"')
 
 
 @dataclass

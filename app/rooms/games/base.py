@@ -8,10 +8,10 @@ template its view. It never touches the database, the clock or a random source o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Dice = Callable[[int], list[int]]
 """``dice(n)`` returns ``n`` faces 1..6 drawn by the server (or a test source)."""
@@ -62,6 +62,22 @@ class Table:
     watching_since: datetime | None = None
 
 
+class Part(NamedTuple):
+    """One separately updatable piece of a running game's live area.
+
+    ``id``: its DOM id, unique in the page (the element the macro renders carries it);
+    ``key``: a hashable value holding everything the piece's HTML depends on except the
+    language, so equal keys mean equal HTML; ``macro``: the macro's name in the plug-in's
+    ``parts_template`` (or the room's ``rooms/_parts.html``); ``args``: its arguments.
+    A viewer whose key for a part did not change is not sent that part again.
+    """
+
+    id: str
+    key: Hashable
+    macro: str
+    args: tuple[Any, ...]
+
+
 class GamePlugin(Protocol):
     """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""
 
@@ -104,3 +120,8 @@ class GamePlugin(Protocol):
 
     def view(self, state: Any, viewer_seat_id: int | None) -> dict[str, Any]:
         """Template context for the game area as seen by ``viewer_seat_id`` (None: spectator)."""
+
+    # Optional: ``parts_template`` (a template of macros) and
+    # ``parts(view, viewer_seat_id, labels) -> list[Part]`` split the running game's area
+    # into parts, so a new version only sends viewers the parts that changed for them.
+    # Without them, every viewer gets the whole live area on every version.

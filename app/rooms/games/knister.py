@@ -13,6 +13,7 @@ has placed, the next roll may be made; 25 rolls). Events stored per game:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,7 +26,7 @@ from app.engines.knister import (
     auto_cell,
     score_grid,
 )
-from app.rooms.games.base import ActionError, Dice, Event, OptionError, Table
+from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
 
 ROLLS_PER_GAME = 25  # RULES.md, Knister: "25 rolls fill every grid"
 AWAY_ROLLER_GRACE = timedelta(seconds=15)
@@ -85,6 +86,7 @@ class KnisterGame:
     kind = "knister"
     folder = "knister"
     template = "rooms/knister/game.html"
+    parts_template = "rooms/knister/_parts.html"
 
     def default_options(self) -> dict[str, Any]:
         """Match of 1 game, straight without 7 worth 10 (seed), no placement timer."""
@@ -243,14 +245,20 @@ class KnisterGame:
         }
 
     def view(self, state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
-        """Template context: sheets with scored lines, the roll, who placed, whose roll."""
+        """Template context: sheets with scored lines, the roll, who placed, whose roll.
+
+        ``sheets[seat]``: ``grid`` (5 tuples of 5 sums or None), ``score`` (KnisterScore),
+        ``lines``, ``scoring_cells`` (cells of scoring lines, once the game is over) and
+        ``auto`` (cells the server placed).
+        """
         over = self.is_over(state)
         sheets = {}
         for seat, sheet in state.sheets.items():
-            score = score_grid(sheet.grid, state.rules)
-            sheets[seat] = {"grid": sheet.grid, "score": score, "lines": score.lines,
-                            "scoring_cells": _scoring_cells(score) if over else set(),
-                            "auto": {cell for s, cell in state.auto_cells if s == seat}}
+            grid = tuple(map(tuple, sheet.grid))
+            score, scoring = _scored(grid, state.rules, over)
+            sheets[seat] = {"grid": grid, "score": score, "lines": score.lines,
+                            "scoring_cells": scoring,
+                            "auto": frozenset(cell for s, cell in state.auto_cells if s == seat)}
         can_place = (
             viewer_seat_id in state.active
             and state.roll_pending
@@ -273,6 +281,48 @@ class KnisterGame:
             "waiting_for": [s for s in state.active if s not in state.placed]
             if state.roll_pending else [],
         }
+
+    def parts(self, view: dict[str, Any], viewer_seat_id: int | None,
+              labels: dict[int, str]) -> list[Part]:
+        """The game area's parts as ``viewer_seat_id`` sees it: the turn panel (while the game
+        runs), then every sheet, the viewer's own first (macros in ``parts_template``).
+
+        Each key lists exactly what its macro shows, so a placement re-sends only the placer's
+        sheet and the turn panels whose text changed.
+        """
+        st: KnisterState = view["state"]
+        current = view["current_sum"]
+        parts = []
+        if not view["over"]:
+            waiting = (tuple(labels[s] for s in view["waiting_for"])
+                       if current and not view["can_place"] else None)
+            roller = (labels.get(view["roller"]) if view["roller"] and not current
+                      and not view["can_roll"] else None)
+            dice = tuple(view["dice"]) if view["dice"] else None
+            key = ("turn", dice, view["rolls_done"], view["roll_auto"], current,
+                   view["can_place"], view["can_roll"], waiting, roller, view["deadline"],
+                   st.timer)
+            parts.append(Part("knister-turn", key, "knister_turn", (view, st, labels)))
+        order = ([viewer_seat_id] if viewer_seat_id in st.order else []) + [
+            s for s in st.order if s != viewer_seat_id]
+        for seat in order:
+            sheet = view["sheets"][seat]
+            mine = seat == viewer_seat_id
+            key = ("sheet", seat, mine, current if mine and view["can_place"] else None,
+                   bool(current) and seat in st.active, seat in st.placed, seat in st.left,
+                   labels[seat], sheet["grid"], sheet["auto"], view["over"], st.rules)
+            parts.append(Part(f"sheet-{seat}", key, "knister_sheet",
+                              (seat, mine, view, st, labels)))
+        return parts
+
+
+@lru_cache(maxsize=8192)
+def _scored(grid: tuple[tuple[int | None, ...], ...], rules: KnisterRules,
+            over: bool) -> tuple[Any, frozenset[tuple[int, int]]]:
+    """``score_grid`` of a sheet and, once the game is over, the cells of its scoring lines;
+    memoised, since every viewer of every version shows every sheet."""
+    score = score_grid(grid, rules)
+    return score, frozenset(_scoring_cells(score)) if over else frozenset()
 
 
 def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
