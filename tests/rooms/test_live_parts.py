@@ -1,0 +1,141 @@
+"""Partial live updates are exact: a part whose key did not change has not changed, and a page
+that applies every partial update shows what a fresh page would (no database, no sockets:
+the room state is built in memory and rendered the way the hub renders it)."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.i18n import use_language
+from app.rooms.games import get_game
+from app.rooms.games.base import ActionError, Event
+from app.rooms.state import GameInfo, RoomState, SeatInfo
+from app.web import room_view
+from app.web.room_view import ROOM_PART_IDS, ROOM_PARTS, live_context, render_update
+from app.web.templating import templates
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+KNISTER = get_game("knister")
+LIVE_OPEN = re.compile(r'<div id="live"[^>]*>')
+
+
+def _room(seats: int, timer: int) -> RoomState:
+    infos = [SeatInfo(id=100 + i, player_id=f"p{i}", name=f"<b>P{i}</b>", position=i,
+                      status="active", label=f"<b>P{i}</b>") for i in range(seats)]
+    options = {"match": 1, "straight_without_seven": 10, "timer": timer}
+    seat_ids = [s.id for s in infos]
+    game = GameInfo(id=7, number=1, kind="knister", options=options, seat_ids=seat_ids,
+                    status="playing", totals={}, started_at=T0)
+    return RoomState(id=1, code="PARTS1", kind="knister", options=options,
+                     host_player_id="p0", status="playing", version=3, seats=infos,
+                     games=[game], game_state=KNISTER.new_state(options, seat_ids, 0))
+
+
+def _fresh(state: RoomState, player_id: str | None, online: frozenset[str]) -> dict[str, str]:
+    """Every part's HTML rendered now, straight from its macro (no cache)."""
+    context = live_context(state, player_id, online)
+    out = {}
+    for part in context["room_parts"] + (context["game_parts"] or []):
+        template = ROOM_PARTS if part.id in ROOM_PART_IDS else KNISTER.parts_template
+        macro = getattr(templates.env.get_template(template).module, part.macro)
+        out[part.id] = (part.key, str(macro(*part.args)))
+    return out
+
+
+def _step(state: RoomState, rng: random.Random, n: int) -> bool:
+    """One random legal change: a roll, a placement, or (rarely) a seat leaving."""
+    gs = state.game_state
+    at = T0 + timedelta(seconds=n)
+    active = [s for s in gs.active]
+    if len(active) > 1 and rng.random() < 0.03:
+        seat = rng.choice(active)
+        events = KNISTER.remove_seat(gs, seat)
+        next(s for s in state.seats if s.id == seat).status = "left"
+    elif gs.roll_pending:
+        seat = rng.choice([s for s in active if s not in gs.placed])
+        cell = rng.choice(gs.sheets[seat].empty_cells())
+        events = KNISTER.decide(gs, seat, {"type": "place", "cell": list(cell)}, lambda k: [])
+    else:
+        try:
+            events = KNISTER.decide(gs, gs.roller, {"type": "roll"},
+                                    lambda k: [rng.randint(1, 6) for _ in range(k)])
+        except ActionError:
+            return False
+    for event in events:
+        KNISTER.apply(gs, Event(event.type, event.payload, event.seat_id, at))
+    state.version += 1
+    return not KNISTER.is_over(gs)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), seats=st.integers(1, 4), timer=st.sampled_from([0, 30]),
+       lang=st.sampled_from(["en", "nl", "de"]))
+def test_partial_updates_rebuild_the_fresh_page(seed: int, seats: int, timer: int,
+                                                lang: str) -> None:
+    rng = random.Random(seed)
+    state = _room(seats, timer)
+    viewers = [s.player_id for s in state.seats] + ["watcher"]
+    online = frozenset(viewers[:-1])
+    room_view._PART_HTML.clear()
+    with use_language(lang):
+        before = {v: _fresh(state, v, online) for v in viewers}
+    pages, delivered = {}, {}
+    for v in viewers:
+        pages[v], delivered[v] = render_update(state, v, lang, online)
+    for n in range(60):
+        playing = _step(state, rng, n)
+        if n % 7 == 3:  # someone drops off and comes back: presence changes
+            online = online ^ {rng.choice(viewers[:-1])}
+        if not playing:
+            break
+        with use_language(lang):
+            after = {v: _fresh(state, v, online) for v in viewers}
+        for v in viewers:
+            # equal keys mean equal HTML
+            for part_id, (key, html) in after[v].items():
+                if part_id in before[v] and before[v][part_id][0] == key:
+                    assert before[v][part_id][1] == html, (v, part_id)
+            # the page after applying the update equals a fresh page
+            update, delivered[v] = render_update(state, v, lang, online, delivered[v])
+            fresh_page, _ = render_update(state, v, lang, online)
+            pages[v], page = fresh_page, pages[v]
+            if LIVE_OPEN.search(update):  # the frame changed (a seat left): a whole page
+                assert update == fresh_page
+                continue
+            for part_id, (key, html) in after[v].items():
+                if before[v].get(part_id, (None,))[0] != key:
+                    assert html in update, (v, part_id)
+                    page = page.replace(before[v][part_id][1], html)
+                else:
+                    assert f'id="{part_id}"' not in update, (v, part_id)
+            assert LIVE_OPEN.sub("", page) == LIVE_OPEN.sub("", fresh_page)
+            assert "<b>" not in update  # names stay escaped in every part
+        before = after
+
+
+def test_a_placement_sends_the_placer_sheet_and_turn_only() -> None:
+    state = _room(8, 0)
+    viewers = [s.player_id for s in state.seats]
+    online = frozenset(viewers)
+    rng = random.Random(1)
+    _step(state, rng, 0)  # the roll
+    delivered = {v: render_update(state, v, "en", online)[1] for v in viewers}
+    full = render_update(state, "p1", "en", online)[0]
+    gs = state.game_state
+    KNISTER.apply(gs, Event("place", {"cell": [0, 0], "value": gs.current_sum, "auto": False},
+                            100, T0))
+    state.version += 1
+    sizes = []
+    for v in viewers:
+        update, _ = render_update(state, v, "en", online, delivered[v])
+        ids = [i for i in re.findall(r' id="([^"]+)"', update)
+               if i in ("live-version", "knister-turn") or i.startswith("sheet-")]
+        assert "live-version" in ids and "sheet-100" in ids
+        assert not any(i.startswith("sheet-") and i != "sheet-100" for i in ids)
+        sizes.append(len(update))
+    assert max(sizes) < len(full) / 4
