@@ -237,14 +237,13 @@ class SeatClient:
                 data = await self.ws.recv(decode=False)
                 t = time.perf_counter()
                 head = data[:400]
-                if b'id="live"' in head:
+                if b'id="live' in head:
                     m = LIVE.search(head)
                     if m:
                         if worker.in_window(t):
                             worker.stats.deliveries += 1
                             worker.stats.delivery_bytes += len(data)
-                        if len(data) > len(self.sample):
-                            self.sample = data
+                            self.sample = data  # the latest: a typical update
                         self.update(int(m.group(1)), t)
                 elif b"data-ack=" in head:
                     m = ACK.search(head)
@@ -469,9 +468,14 @@ class Worker:
             self.rooms.append(room)
 
         await asyncio.gather(*(one(n) for n in self.spec["rooms"]))
-        sample = max((s.sample for r in self.rooms for s in r.seats), key=len, default=b"")
         return {"rooms": len(self.rooms), "failures": dict(failures),
-                "sample": sample.decode("utf-8", "replace")}
+                "sample": self.typical_sample()}
+
+    def typical_sample(self) -> str:
+        """The median-sized of every seat's latest update in a window: what the server
+        typically sends one seat (the baseline broadcasts this payload)."""
+        samples = sorted((s.sample for r in self.rooms for s in r.seats if s.sample), key=len)
+        return samples[len(samples) // 2].decode("utf-8", "replace") if samples else ""
 
     # --- playing ---
 
@@ -540,7 +544,8 @@ class Worker:
                 s.pending = []
         self.window = (math.inf, math.inf)
         st = self.stats
-        return {"sent": st.sent, "acked": st.acked, "deliveries": st.deliveries,
+        return {"sample": self.typical_sample(),
+                "sent": st.sent, "acked": st.acked, "deliveries": st.deliveries,
                 "delivery_bytes": st.delivery_bytes, "latency_all": st.latency_all.tobytes(),
                 "latency_each": st.latency_each.tobytes(), "errors": dict(st.errors),
                 "late": st.late + missing}
@@ -715,7 +720,7 @@ class Fleet:
         self.setup_failures = Counter()
         for info in infos:
             self.setup_failures.update(info["failures"])
-        self.sample = max((i["sample"] for i in infos), key=len)
+        self.sample = max((i["sample"] for i in infos), key=len)  # refined by each step
         print(f"  {target}: {self.rooms} rooms x {args.seats} seats connected in "
               f"{time.perf_counter() - t:.1f} s"
               + (f"; setup failures: {dict(self.setup_failures)}" if self.setup_failures
@@ -746,6 +751,9 @@ class Fleet:
         results = [conn.recv()[1] for _, conn in self.workers]
         for spy in spies:
             spy.wait(60)
+        samples = sorted((r["sample"] for r in results if r["sample"]), key=len)
+        if samples:
+            self.sample = samples[len(samples) // 2]
         lat_all: list[float] = []
         lat_each: list[float] = []
         errors: Counter = Counter()

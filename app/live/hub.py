@@ -23,6 +23,7 @@ from app.live.broadcast import Broadcast, Message
 log = structlog.get_logger("knobel.hub")
 
 OUTBOX_LIMIT = 256
+SLOW_DELIVERY = 0.05  # seconds: rendering one room's update for longer than this is logged
 Render = Callable[[Any, str | None, str, frozenset[str], Any], tuple[str, Any]]
 """``render(state, player_id, lang, online, delivered)`` -> ``(html, delivered)``."""
 
@@ -208,6 +209,7 @@ class Hub:
         state = await self.snapshot(code, version)
         if state is None:
             return
+        started = time.perf_counter()
         online = self.online(code)
         for conn in conns:
             if conn.last_version > state.version or (
@@ -218,6 +220,10 @@ class Hub:
             conn.last_version = state.version
             if html:
                 conn.send(html)
+        took = time.perf_counter() - started
+        if took > SLOW_DELIVERY:
+            log.warning("slow_delivery", room=code, version=state.version, sockets=len(conns),
+                        ms=round(took * 1000, 1))
 
     async def run(self) -> None:
         """Deliver every announced version to this process's sockets, until cancelled."""

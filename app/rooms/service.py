@@ -9,6 +9,7 @@ Path of one action: socket handler -> ``RoomService.act`` (per-room lock) -> plu
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -196,6 +197,7 @@ class RoomService:
         Returns the ``Outcome``; raises ``ActionError``/``RoomError`` when refused (nothing
         changed). A message whose ``action_id`` was applied before is not applied again.
         """
+        started = time.perf_counter()
         action_id = message.get("action_id")
         if action_id is not None and (not isinstance(action_id, str) or
                                       not 0 < len(action_id) <= MAX_ACTION_ID):
@@ -226,7 +228,8 @@ class RoomService:
                 break
             else:
                 raise RoomError("busy", "The room is busy, please try again.", 503)
-        log.info("action", room=code, player=player_id, type=kind, version=version)
+        log.info("action", room=code, player=player_id, type=kind, version=version,
+                 ms=round((time.perf_counter() - started) * 1000, 1))
         await self.publish(code, version)
         return Outcome(version)
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from types import SimpleNamespace
+
+from app.i18n import current_language
 from app.i18n import gettext as _
 
 
@@ -61,3 +65,19 @@ def box_label(box: str, ruleset: str) -> str:
         "large_straight": _("Large straight"),
         "chance": _("Chance"),
     }.get(box, box)
+
+
+def grid_titles() -> SimpleNamespace:
+    """Tooltips of a Knister grid in the current language: ``rows`` and ``cols`` (5 each),
+    ``diagonals`` and ``auto``; built once per language (every sheet shows them)."""
+    return _grid_titles(current_language())
+
+
+@lru_cache(maxsize=8)
+def _grid_titles(lang: str) -> SimpleNamespace:
+    return SimpleNamespace(
+        rows=[_("Row %(r)s") % {"r": n} for n in range(1, 6)],
+        cols=[_("Column %(c)s") % {"c": n} for n in range(1, 6)],
+        diagonals=_("Diagonals count double"),
+        auto=_("placed automatically"),
+    )

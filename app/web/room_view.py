@@ -127,6 +127,7 @@ def _layout(context: dict) -> Hashable | None:
         return None
     game, viewer, former = context["game"], context["viewer"], context["former_seat"]
     return (state.status, game.id, game.status, viewer.id if viewer else None,
+            tuple(s.status for s in state.seats),
             former.status if former else None, state.is_full,
             context["previous"].id if context["previous"] else None, context["match_size"],
             tuple(p.id for p in context["room_parts"]), tuple(p.id for p in context["game_parts"]))

@@ -30,6 +30,7 @@ def make_templates() -> Jinja2Blocks:
     env.globals["combination_name"] = labels.combination_name
     env.globals["line_name"] = labels.line_name
     env.globals["box_label"] = labels.box_label
+    env.globals["grid_titles"] = labels.grid_titles
     env.globals["decimal"] = lambda number: format_decimal(
         number, format="#,##0.0", locale=i18n.current_language())
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]

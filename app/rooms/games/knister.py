@@ -248,17 +248,19 @@ class KnisterGame:
         """Template context: sheets with scored lines, the roll, who placed, whose roll.
 
         ``sheets[seat]``: ``grid`` (5 tuples of 5 sums or None), ``score`` (KnisterScore),
-        ``lines``, ``scoring_cells`` (cells of scoring lines, once the game is over) and
-        ``auto`` (cells the server placed).
+        ``lines``, ``scoring_cells`` (cells of scoring lines, once the game is over),
+        ``auto`` (cells the server placed) and ``cells`` (per row, per cell: its CSS classes,
+        value and whether the server placed it).
         """
         over = self.is_over(state)
         sheets = {}
         for seat, sheet in state.sheets.items():
             grid = tuple(map(tuple, sheet.grid))
-            score, scoring = _scored(grid, state.rules, over)
-            sheets[seat] = {"grid": grid, "score": score, "lines": score.lines,
-                            "scoring_cells": scoring,
-                            "auto": frozenset(cell for s, cell in state.auto_cells if s == seat)}
+            auto = frozenset(cell for s, cell in state.auto_cells if s == seat)
+            score, lines, scoring = _scored(grid, state.rules, over)
+            sheets[seat] = {"grid": grid, "score": score, "lines": lines,
+                            "scoring_cells": scoring, "auto": auto,
+                            "cells": _cells(grid, auto, scoring)}
         can_place = (
             viewer_seat_id in state.active
             and state.roll_pending
@@ -285,10 +287,12 @@ class KnisterGame:
     def parts(self, view: dict[str, Any], viewer_seat_id: int | None,
               labels: dict[int, str]) -> list[Part]:
         """The game area's parts as ``viewer_seat_id`` sees it: the turn panel (while the game
-        runs), then every sheet, the viewer's own first (macros in ``parts_template``).
+        runs), then for every sheet, the viewer's own first, its head (name, placed mark,
+        total) and its grid (macros in ``parts_template``).
 
         Each key lists exactly what its macro shows, so a placement re-sends only the placer's
-        sheet and the turn panels whose text changed.
+        head and grid and the turn panels whose text changed, and a roll the heads, the turn
+        panel and each viewer's own grid.
         """
         st: KnisterState = view["state"]
         current = view["current_sum"]
@@ -308,21 +312,34 @@ class KnisterGame:
         for seat in order:
             sheet = view["sheets"][seat]
             mine = seat == viewer_seat_id
-            key = ("sheet", seat, mine, current if mine and view["can_place"] else None,
-                   bool(current) and seat in st.active, seat in st.placed, seat in st.left,
+            key = ("head", seat, labels[seat], bool(current) and seat in st.active,
+                   seat in st.placed, sheet["score"].total)
+            parts.append(Part(f"sheet-head-{seat}", key, "knister_head", (seat, view, st, labels)))
+            key = ("grid", seat, mine, current if mine and view["can_place"] else None,
                    labels[seat], sheet["grid"], sheet["auto"], view["over"], st.rules)
-            parts.append(Part(f"sheet-{seat}", key, "knister_sheet",
+            parts.append(Part(f"sheet-grid-{seat}", key, "knister_grid",
                               (seat, mine, view, st, labels)))
         return parts
 
 
 @lru_cache(maxsize=8192)
+def _cells(grid: tuple[tuple[int | None, ...], ...], auto: frozenset[tuple[int, int]],
+           scoring: frozenset[tuple[int, int]]) -> tuple[tuple[tuple[str, int | None, bool], ...], ...]:
+    """Per row, per cell of a sheet: ``(css classes, value, placed by the server)``."""
+    return tuple(
+        tuple(("cell" + (" scoring" if (r, c) in scoring else "") + (" auto" if (r, c) in auto
+               else "") + (" diag" if r == c or r + c == 4 else ""), value, (r, c) in auto)
+              for c, value in enumerate(row))
+        for r, row in enumerate(grid))
+
+
+@lru_cache(maxsize=8192)
 def _scored(grid: tuple[tuple[int | None, ...], ...], rules: KnisterRules,
-            over: bool) -> tuple[Any, frozenset[tuple[int, int]]]:
-    """``score_grid`` of a sheet and, once the game is over, the cells of its scoring lines;
-    memoised, since every viewer of every version shows every sheet."""
+            over: bool) -> tuple[Any, tuple[Any, ...], frozenset[tuple[int, int]]]:
+    """``score_grid`` of a sheet, its lines and, once the game is over, the cells of its
+    scoring lines; memoised, since every viewer of every version shows every sheet."""
     score = score_grid(grid, rules)
-    return score, frozenset(_scoring_cells(score)) if over else frozenset()
+    return score, tuple(score.lines), frozenset(_scoring_cells(score)) if over else frozenset()
 
 
 def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
