@@ -24,8 +24,9 @@ log = structlog.get_logger("knobel.hub")
 
 OUTBOX_LIMIT = 256
 SLOW_DELIVERY = 0.05  # seconds: rendering one room's update for longer than this is logged
-Render = Callable[[Any, str | None, str, frozenset[str], Any], tuple[str, Any]]
-"""``render(state, player_id, lang, online, delivered)`` -> ``(html, delivered)``."""
+Render = Callable[..., tuple[str, Any]]
+"""``render(state, player_id, lang, online, delivered, html=True)`` -> ``(html, delivered)``
+(see ``app.web.room_view.render_update``)."""
 
 
 class Connection:
@@ -188,6 +189,16 @@ class Hub:
                     for process in expired:
                         processes.pop(process, None)
                     await self._presence_update(code, before)
+
+    def shown(self, conn: Connection, state: Any) -> None:
+        """Note that ``conn``'s page already shows ``state`` (it said so in its hello), so
+        the next version sends it only what changed. Presence may have moved since the page
+        was served: its seat list is sent again with that next version."""
+        conn.last_version = state.version
+        _, conn.delivered = self.render(state, conn.player_id, conn.lang,
+                                        self.online(conn.code), None, html=False)
+        if conn.delivered is not None:
+            conn.delivered.keys["seats"] = None
 
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
         """Send ``conn`` the whole live room as it is now (from the database when ``known``

@@ -117,7 +117,7 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
         known = version if isinstance(version, int) and not isinstance(version, bool) else -1
         state = await service.current(conn.code)
         if state is not None and known == state.version and known >= 0:
-            conn.last_version = known
+            hub.shown(conn, state)
             conn.send(render_ack(None, state.version))
         else:
             await hub.send_snapshot(conn, known)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,6 +32,11 @@ from app.store.models import Game, GameEvent, Player, Room, Seat
 log = structlog.get_logger("knobel.rooms")
 
 Publish = Callable[[str, int], Awaitable[None]]
+# The hot path's statements, built once (parameters bound per call).
+_BUMP = (update(Room).where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
+         .values(version=Room.version + 1))
+_BUMP_STATUS = _BUMP.values(status=bindparam("new_status"))
+_INSERT_EVENTS = insert(GameEvent)
 ROOM_ACTIONS = {"options", "start", "remove", "leave", "next_game"}
 MAX_ACTION_ID = 64
 
@@ -269,26 +274,26 @@ class RoomService:
         over = plugin.is_over(state.game_state)
         totals = plugin.totals(state.game_state) if over else {}
 
-        async def work(session: AsyncSession) -> None:
-            for i, event in enumerate(events):
-                session.add(GameEvent(
-                    game_id=game.id, seq=first_seq + i, type=event.type, payload=event.payload,
-                    seat_id=event.seat_id, action_id=action_id if i == 0 else None,
-                    created_at=event.at,
-                ))
-            if over:
-                await session.execute(
-                    update(Game).where(Game.id == game.id).values(
-                        status="finished", finished_at=now,
-                        result={"totals": {str(k): v for k, v in totals.items()}},
-                    )
-                )
-
+        rows = _event_rows(game.id, first_seq, events, action_id)
+        status = "finished" if over else None
         try:
-            version = await self._write(state, work, status="finished" if over else None)
+            async with self.db.engine.begin() as conn:
+                await _bump(conn, state, status)
+                await conn.execute(_INSERT_EVENTS, rows)
+                if over:
+                    await conn.execute(
+                        update(Game).where(Game.id == game.id).values(
+                            status="finished", finished_at=now,
+                            result={"totals": {str(k): v for k, v in totals.items()}},
+                        )
+                    )
+        except IntegrityError as exc:
+            self._rooms.pop(state.code, None)
+            raise Conflict() from exc
         except BaseException:
             self._rooms.pop(state.code, None)
             raise
+        version = state.version + 1
         state.version = version
         state.last_seq = first_seq + len(events) - 1
         state.remember_action(action_id, version)
@@ -395,10 +400,9 @@ class RoomService:
             await session.execute(update(Seat).where(Seat.id == seat_id).values(status=status))
             await session.execute(update(Room).where(Room.id == state.id)
                                   .values(host_player_id=host))
-            for i, event in enumerate(events):
-                session.add(GameEvent(game_id=game.id, seq=first_seq + i, type=event.type,
-                                      payload=event.payload, seat_id=event.seat_id,
-                                      created_at=event.at))
+            if events:
+                await session.execute(_INSERT_EVENTS,
+                                      _event_rows(game.id, first_seq, events, None))
 
         version = await self._write(state, work, action_id=action_id)
         state = await self._reload(state.code)
@@ -438,17 +442,9 @@ class RoomService:
         Raises ``Conflict`` when another writer got there first (version moved, or the
         ``(game, seq)`` / ``(room, number)`` unique constraints fired).
         """
-        values: dict[str, Any] = {"version": Room.version + 1}
-        if status:
-            values["status"] = status
         try:
             async with self.db.sessionmaker() as session, session.begin():
-                result = await session.execute(
-                    update(Room).where(Room.id == state.id, Room.version == state.version)
-                    .values(**values)
-                )
-                if result.rowcount != 1:
-                    raise Conflict()
+                await _bump(session, state, status)
                 await work(session)
         except IntegrityError as exc:
             raise Conflict() from exc
@@ -513,6 +509,27 @@ class RoomService:
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+
+
+async def _bump(conn: Any, state: RoomState, status: str | None) -> None:
+    """Raise the room's version by one (and set its ``status``) if it is still
+    ``state.version``; ``Conflict`` when another writer moved it. ``conn``: an async
+    connection or session inside a transaction."""
+    params: dict[str, Any] = {"room": state.id, "expected": state.version}
+    if status:
+        params["new_status"] = status
+    result = await conn.execute(_BUMP_STATUS if status else _BUMP, params)
+    if result.rowcount != 1:
+        raise Conflict()
+
+
+def _event_rows(game_id: int, first_seq: int, events: list[Event],
+                action_id: str | None) -> list[dict[str, Any]]:
+    """``game_events`` rows for ``events`` numbered from ``first_seq``; the first carries the
+    client's ``action_id``."""
+    return [{"game_id": game_id, "seq": first_seq + i, "type": e.type, "payload": e.payload,
+             "seat_id": e.seat_id, "action_id": action_id if i == 0 else None,
+             "created_at": e.at} for i, e in enumerate(events)]
 
 
 async def _ensure_player(session: AsyncSession, player_id: str, name: str) -> None:

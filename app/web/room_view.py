@@ -134,21 +134,25 @@ def _layout(context: dict) -> Hashable | None:
 
 
 def render_update(state: RoomState, player_id: str | None, lang: str, online: frozenset[str],
-                  have: Delivered | None = None) -> tuple[str, Delivered | None]:
+                  have: Delivered | None = None, html: bool = True,
+                  ) -> tuple[str, Delivered | None]:
     """What to send a viewer whose page shows ``have`` so that it shows ``state``.
 
     Returns ``(html, delivered)``: the whole live block (when ``have`` is None or the frame
     changed), or only the version marker and the parts whose key changed, each an
     out-of-band swap by id; ``delivered`` is what the page shows afterwards (None when the
-    live area has no parts, so the next update is whole again).
+    live area has no parts, so the next update is whole again). With ``html=False`` nothing
+    is rendered (``""``): only what a page showing ``state`` shows is described.
     """
     with use_language(lang):
         context = live_context(state, player_id, online)
         layout = _layout(context)
         if layout is None:
-            return render_block("rooms/room.html", "live", **context), None
+            return (render_block("rooms/room.html", "live", **context) if html else ""), None
         parts = context["room_parts"] + context["game_parts"]
         now = Delivered(layout, {p.id: p.key for p in parts})
+        if not html:
+            return "", now
         if have is None or have.layout != layout:
             return render_block("rooms/room.html", "live", **context), now
         part_html = context["part_html"]

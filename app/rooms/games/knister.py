@@ -13,9 +13,9 @@ has placed, the next roll may be made; 25 rolls). Events stored per game:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from app.engines.knister import (
@@ -324,7 +324,7 @@ class KnisterGame:
 
 @lru_cache(maxsize=8192)
 def _cells(grid: tuple[tuple[int | None, ...], ...], auto: frozenset[tuple[int, int]],
-           scoring: frozenset[tuple[int, int]]) -> tuple[tuple[tuple[str, int | None, bool], ...], ...]:
+           scoring: frozenset[tuple[int, int]]) -> tuple[tuple[Any, ...], ...]:
     """Per row, per cell of a sheet: ``(css classes, value, placed by the server)``."""
     return tuple(
         tuple(("cell" + (" scoring" if (r, c) in scoring else "") + (" auto" if (r, c) in auto
