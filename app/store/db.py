@@ -43,7 +43,9 @@ def make_engine(url: str) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # 20 kept open: under load, connections beyond the pool are opened and closed per
+    # transaction, which costs more than the transaction (bench/rooms_load.py).
+    return create_async_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True)
 
 
 class Database:

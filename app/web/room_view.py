@@ -27,6 +27,7 @@ _PART_HTML: OrderedDict[tuple, Markup] = OrderedDict()
 _PART_HTML_MAX = 8192
 ROOM_PARTS = "rooms/_parts.html"
 ROOM_PART_IDS = frozenset({"live-version", "seats"})
+_MODULES: dict[str, Any] = {}  # parts templates' macros, loaded once per process
 
 
 def render_part(code: str, part: Part, template: str) -> str:
@@ -36,7 +37,10 @@ def render_part(code: str, part: Part, template: str) -> str:
     cache_key = (code, current_language(), part.id, part.key)
     html = _PART_HTML.get(cache_key)
     if html is None:
-        macro = getattr(templates.env.get_template(template).module, part.macro)
+        module = _MODULES.get(template)
+        if module is None:
+            module = _MODULES[template] = templates.env.get_template(template).module
+        macro = getattr(module, part.macro)
         html = _PART_HTML[cache_key] = Markup(macro(*part.args))
         if len(_PART_HTML) > _PART_HTML_MAX:
             _PART_HTML.popitem(last=False)

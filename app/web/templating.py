@@ -13,7 +13,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import i18n
 from app.settings import ROOT
-from app.web import labels
+from app.web import labels, sheet_cells
 
 TEMPLATE_DIR: Path = ROOT / "templates"
 
@@ -31,6 +31,7 @@ def make_templates() -> Jinja2Blocks:
     env.globals["line_name"] = labels.line_name
     env.globals["box_label"] = labels.box_label
     env.globals["grid_titles"] = labels.grid_titles
+    env.globals["grid_rows"] = sheet_cells.grid_rows
     env.globals["decimal"] = lambda number: format_decimal(
         number, format="#,##0.0", locale=i18n.current_language())
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]

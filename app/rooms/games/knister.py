@@ -40,7 +40,8 @@ class KnisterState:
 
     ``order``: seat ids in table order starting with the start player; ``rolls``: sums so far;
     ``placed``: seats that placed the current roll; ``auto_cells``: (seat, cell) placed by the
-    server; ``rolled_at``: time of the latest roll (for the placement timer).
+    server; ``rolled_at``: time of the latest roll (for the placement timer); ``view_cache``:
+    the sheets as every viewer sees them, for the latest state (see ``KnisterGame.view``).
     """
 
     rules: KnisterRules
@@ -55,6 +56,7 @@ class KnisterState:
     left: set[int] = field(default_factory=set)
     rolled_at: datetime | None = None
     ready_at: datetime | None = None
+    view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def active(self) -> list[int]:
@@ -253,14 +255,22 @@ class KnisterGame:
         value and whether the server placed it).
         """
         over = self.is_over(state)
-        sheets = {}
-        for seat, sheet in state.sheets.items():
-            grid = tuple(map(tuple, sheet.grid))
-            auto = frozenset(cell for s, cell in state.auto_cells if s == seat)
-            score, lines, scoring = _scored(grid, state.rules, over)
-            sheets[seat] = {"grid": grid, "score": score, "lines": lines,
-                            "scoring_cells": scoring, "auto": auto,
-                            "cells": _cells(grid, auto, scoring)}
+        # Every viewer of a version shows the same sheets: compute them once per version
+        # (each event changes the number of rolls, placements or leavers).
+        marker = (len(state.rolls), len(state.placed), len(state.left), over)
+        cached = state.view_cache.get("sheets")
+        if cached is not None and cached[0] == marker:
+            sheets = cached[1]
+        else:
+            sheets = {}
+            for seat, sheet in state.sheets.items():
+                grid = tuple(map(tuple, sheet.grid))
+                auto = frozenset(cell for s, cell in state.auto_cells if s == seat)
+                score, lines, scoring = _scored(grid, state.rules, over)
+                sheets[seat] = {"grid": grid, "score": score, "lines": lines,
+                                "scoring_cells": scoring, "auto": auto,
+                                "cells": _cells(grid, auto, scoring)}
+            state.view_cache["sheets"] = (marker, sheets)
         can_place = (
             viewer_seat_id in state.active
             and state.roll_pending
