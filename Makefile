@@ -12,7 +12,7 @@ PORT ?= 8000
 .PHONY: run test lint install catalogs migrate messages vendor bench clean
 
 run: install migrate
-	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536
+	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)

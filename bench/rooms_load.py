@@ -164,7 +164,7 @@ class Server:
 
 
 def app_server(database_url: str, workdir: Path, port: int, environment: str = "production",
-               app_root: Path = ROOT) -> Server:
+               app_root: Path = ROOT, deflate: bool = False) -> Server:
     """uvicorn serving the app as the Dockerfile does (production settings, one process);
     ``app_root``: another checkout of the app to serve (for before/after comparisons)."""
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-" + "k" * 32,
@@ -172,7 +172,8 @@ def app_server(database_url: str, workdir: Path, port: int, environment: str = "
     url = f"http://127.0.0.1:{port}"
     argv = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-            "--backlog", "4096"]
+            "--backlog", "4096", "--ws-max-size", "65536",
+            "--ws-per-message-deflate", "true" if deflate else "false"]
     return Server("app", argv, env, url, url + "/healthz", workdir / "app.log", app_root)
 
 
@@ -980,6 +981,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="serve the app from this checkout (e.g. an unchanged copy, to compare)")
     p.add_argument("--clients", type=int, default=1, help="load-generator processes")
     p.add_argument("--setup-concurrency", type=int, default=8, help="rooms set up at once")
+    p.add_argument("--server-deflate", action="store_true",
+                   help="both servers accept per-message deflate (the app, as it is deployed, "
+                        "declines it: see bench/README.md)")
     p.add_argument("--no-compression", action="store_true",
                    help="clients do not offer per-message deflate (browsers do)")
     p.add_argument("--only", choices=("app", "baseline"), help="run one server only")
@@ -1026,7 +1030,7 @@ def main(argv: list[str] | None = None) -> int:
         if not url:
             db = ensure_database(args.database_url)
             server = app_server(db, workdir, free_port(), args.app_environment,
-                                Path(args.app_root).resolve()).start()
+                                Path(args.app_root).resolve(), args.server_deflate).start()
             url = server.url
             print(f"  app: uvicorn pid {server.pid} at {url} on {db.split('@')[-1]}", flush=True)
         try:
@@ -1045,7 +1049,7 @@ def main(argv: list[str] | None = None) -> int:
             payload = workdir / "live_fragment.html"
             payload.write_text(sample, encoding="utf-8")
         base = baseline_server(workdir, free_port(), payload, 48_000,
-                               not args.no_compression).start()
+                               args.server_deflate and not args.no_compression).start()
         print(f"  baseline: pid {base.pid}, payload "
               f"{len(sample.encode()) if sample else 48_000} bytes", flush=True)
         try:

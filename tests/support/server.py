@@ -55,7 +55,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
              "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-             "--ws-max-size", "65536"],
+             "--ws-max-size", "65536", "--ws-per-message-deflate", "false"],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout

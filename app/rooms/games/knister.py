@@ -271,11 +271,9 @@ class KnisterGame:
                                 "scoring_cells": scoring, "auto": auto,
                                 "cells": _cells(grid, auto, scoring)}
             state.view_cache["sheets"] = (marker, sheets)
-        can_place = (
-            viewer_seat_id in state.active
-            and state.roll_pending
-            and viewer_seat_id not in state.placed
-        )
+        active = state.active
+        pending = bool(state.rolls) and any(s not in state.placed for s in active)
+        can_place = viewer_seat_id in active and pending and viewer_seat_id not in state.placed
         return {
             "state": state,
             "over": over,
@@ -286,12 +284,12 @@ class KnisterGame:
             "roll_auto": (len(state.rolls) - 1) in state.auto_rolls,
             "current_sum": state.current_sum,
             "roller": state.roller,
-            "can_roll": (not over and not state.roll_pending and state.roller == viewer_seat_id),
+            "can_roll": (not over and not pending and state.roller == viewer_seat_id),
             "deadline": (state.rolled_at + timedelta(seconds=state.timer))
-            if state.timer and state.rolled_at and state.roll_pending else None,
+            if state.timer and state.rolled_at and pending else None,
             "can_place": can_place,
-            "waiting_for": [s for s in state.active if s not in state.placed]
-            if state.roll_pending else [],
+            "waiting_for": [s for s in active if s not in state.placed] if pending else [],
+            "active": frozenset(active),
         }
 
     def parts(self, view: dict[str, Any], viewer_seat_id: int | None,
@@ -322,7 +320,7 @@ class KnisterGame:
         for seat in order:
             sheet = view["sheets"][seat]
             mine = seat == viewer_seat_id
-            key = ("head", seat, labels[seat], bool(current) and seat in st.active,
+            key = ("head", seat, labels[seat], bool(current) and seat in view["active"],
                    seat in st.placed, sheet["score"].total)
             parts.append(Part(f"sheet-head-{seat}", key, "knister_head", (seat, view, st, labels)))
             key = ("grid", seat, mine, current if mine and view["can_place"] else None,
