@@ -16,7 +16,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 import structlog
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Integer,
+    String,
+    bindparam,
+    cast,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -37,6 +48,16 @@ _BUMP = (update(Room).where(Room.id == bindparam("room"), Room.version == bindpa
          .values(version=Room.version + 1))
 _BUMP_STATUS = _BUMP.values(status=bindparam("new_status"))
 _INSERT_EVENTS = insert(GameEvent)
+_EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "seat_id", "action_id", "created_at")
+_EVENT_TYPES = (Integer, Integer, String(16), JSON, Integer, String(64), DateTime(timezone=True))
+# Postgres: one event and the version bump as ONE statement (atomic on its own), sent in
+# autocommit mode: one round trip per action instead of BEGIN, UPDATE, INSERT, COMMIT.
+_APPEND_ONE = insert(GameEvent).from_select(
+    list(_EVENT_COLUMNS),
+    select(*(cast(bindparam(f"ev_{name}", type_=type_), type_)
+             for name, type_ in zip(_EVENT_COLUMNS, _EVENT_TYPES, strict=True)))
+    .select_from(_BUMP.returning(Room.id).cte("bump")),
+)
 ROOM_ACTIONS = {"options", "start", "remove", "leave", "next_game"}
 MAX_ACTION_ID = 64
 
@@ -76,6 +97,8 @@ class RoomService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._watching: dict[str, datetime] = {}
+        self._autocommit = (db.engine.execution_options(isolation_level="AUTOCOMMIT")
+                            if db.engine.dialect.name == "postgresql" else None)
 
     # ----- reading -------------------------------------------------------------------------
 
@@ -277,16 +300,24 @@ class RoomService:
         rows = _event_rows(game.id, first_seq, events, action_id)
         status = "finished" if over else None
         try:
-            async with self.db.engine.begin() as conn:
-                await _bump(conn, state, status)
-                await conn.execute(_INSERT_EVENTS, rows)
-                if over:
-                    await conn.execute(
-                        update(Game).where(Game.id == game.id).values(
-                            status="finished", finished_at=now,
-                            result={"totals": {str(k): v for k, v in totals.items()}},
+            if self._autocommit is not None and len(rows) == 1 and not over:
+                async with self._autocommit.connect() as conn:
+                    params = {f"ev_{k}": v for k, v in rows[0].items()}
+                    result = await conn.execute(
+                        _APPEND_ONE, {**params, "room": state.id, "expected": state.version})
+                    if result.rowcount != 1:
+                        raise Conflict()
+            else:
+                async with self.db.engine.begin() as conn:
+                    await _bump(conn, state, status)
+                    await conn.execute(_INSERT_EVENTS, rows)
+                    if over:
+                        await conn.execute(
+                            update(Game).where(Game.id == game.id).values(
+                                status="finished", finished_at=now,
+                                result={"totals": {str(k): v for k, v in totals.items()}},
+                            )
                         )
-                    )
         except IntegrityError as exc:
             self._rooms.pop(state.code, None)
             raise Conflict() from exc
