@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import gc
+import asyncio
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app.gc_tuning import keep_frozen, tune
 from app.knikkers.routes import router as knikkers_router
 from app.live import socket
 from app.live.broadcast import make_broadcast
@@ -47,12 +48,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         await broadcast.connect()
         hub.start()
-        # Everything loaded so far (modules, templates, routes) lives as long as the process:
-        # keep it out of the cyclic garbage collector's full passes, which otherwise stall
-        # the event loop for tens of milliseconds under load (bench/rooms_load.py).
-        gc.collect()
-        gc.freeze()
+        tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
+        freezer = asyncio.create_task(keep_frozen())
         yield
+        freezer.cancel()
         rooms.close()
         await hub.stop()
         await broadcast.disconnect()

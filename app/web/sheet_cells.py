@@ -28,7 +28,7 @@ def grid_rows(cells: Cells, mine: bool, open_sum: int | None) -> tuple[Markup, .
     return _rows(cells, mine, open_sum, current_language())
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _rows(cells: Cells, mine: bool, open_sum: int | None, lang: str) -> tuple[Markup, ...]:
     with use_language(lang):
         auto_title = escape(_("placed automatically"))

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from app.engines.knister import (
@@ -255,22 +254,29 @@ class KnisterGame:
         value and whether the server placed it).
         """
         over = self.is_over(state)
-        # Every viewer of a version shows the same sheets: compute them once per version
-        # (each event changes the number of rolls, placements or leavers).
+        # Every viewer of a version shows the same sheets: build them once per version (each
+        # event changes the number of rolls, placements or leavers), and keep the entry of a
+        # sheet that did not change.
         marker = (len(state.rolls), len(state.placed), len(state.left), over)
-        cached = state.view_cache.get("sheets")
-        if cached is not None and cached[0] == marker:
-            sheets = cached[1]
+        cache = state.view_cache
+        if cache.get("marker") == marker:
+            sheets = cache["sheets"]
         else:
+            before = cache.get("sheets", {})
             sheets = {}
             for seat, sheet in state.sheets.items():
                 grid = tuple(map(tuple, sheet.grid))
                 auto = frozenset(cell for s, cell in state.auto_cells if s == seat)
-                score, lines, scoring = _scored(grid, state.rules, over)
-                sheets[seat] = {"grid": grid, "score": score, "lines": lines,
-                                "scoring_cells": scoring, "auto": auto,
-                                "cells": _cells(grid, auto, scoring)}
-            state.view_cache["sheets"] = (marker, sheets)
+                entry = before.get(seat)
+                if entry is None or (entry["grid"], entry["auto"], entry["over"]) != (
+                        grid, auto, over):
+                    score = score_grid(grid, state.rules)
+                    scoring = frozenset(_scoring_cells(score)) if over else frozenset()
+                    entry = {"grid": grid, "score": score, "lines": tuple(score.lines),
+                             "scoring_cells": scoring, "auto": auto, "over": over,
+                             "cells": _cells(grid, auto, scoring)}
+                sheets[seat] = entry
+            cache["marker"], cache["sheets"] = marker, sheets
         active = state.active
         pending = bool(state.rolls) and any(s not in state.placed for s in active)
         can_place = viewer_seat_id in active and pending and viewer_seat_id not in state.placed
@@ -330,7 +336,6 @@ class KnisterGame:
         return parts
 
 
-@lru_cache(maxsize=8192)
 def _cells(grid: tuple[tuple[int | None, ...], ...], auto: frozenset[tuple[int, int]],
            scoring: frozenset[tuple[int, int]]) -> tuple[tuple[Any, ...], ...]:
     """Per row, per cell of a sheet: ``(css classes, value, placed by the server)``."""
@@ -339,15 +344,6 @@ def _cells(grid: tuple[tuple[int | None, ...], ...], auto: frozenset[tuple[int, 
                else "") + (" diag" if r == c or r + c == 4 else ""), value, (r, c) in auto)
               for c, value in enumerate(row))
         for r, row in enumerate(grid))
-
-
-@lru_cache(maxsize=8192)
-def _scored(grid: tuple[tuple[int | None, ...], ...], rules: KnisterRules,
-            over: bool) -> tuple[Any, tuple[Any, ...], frozenset[tuple[int, int]]]:
-    """``score_grid`` of a sheet, its lines and, once the game is over, the cells of its
-    scoring lines; memoised, since every viewer of every version shows every sheet."""
-    score = score_grid(grid, rules)
-    return score, tuple(score.lines), frozenset(_scoring_cells(score)) if over else frozenset()
 
 
 def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
