@@ -18,18 +18,22 @@ from app.i18n import gettext as _
 Cells = tuple[tuple[tuple[str, int | None, bool], ...], ...]
 
 
-def grid_rows(cells: Cells, mine: bool, open_sum: int | None) -> tuple[Markup, ...]:
+def grid_rows(cells: Cells, mine: bool, open_sum: int | None,
+              roll: int = 0) -> tuple[Markup, ...]:
     """The HTML of each row's five cells, in the current language.
 
     ``cells``: per row, per cell ``(css classes, value or None, placed by the server)`` (the
     Knister view's ``cells``); ``mine``: the viewer's own sheet (cells carry ``data-cell``);
-    ``open_sum``: the sum the viewer may place now (empty cells become buttons), or None.
+    ``open_sum``: the sum the viewer may place now (empty cells become buttons), or None;
+    ``roll``: the number of that roll (1..25), sent with a placement so that a tap on an
+    outdated page is refused (KnisterGame.decide).
     """
-    return _rows(cells, mine, open_sum, current_language())
+    return _rows(cells, mine, open_sum, roll, current_language())
 
 
 @lru_cache(maxsize=4096)
-def _rows(cells: Cells, mine: bool, open_sum: int | None, lang: str) -> tuple[Markup, ...]:
+def _rows(cells: Cells, mine: bool, open_sum: int | None, roll: int,
+          lang: str) -> tuple[Markup, ...]:
     with use_language(lang):
         auto_title = escape(_("placed automatically"))
         rows = []
@@ -41,7 +45,8 @@ def _rows(cells: Cells, mine: bool, open_sum: int | None, lang: str) -> tuple[Ma
                                    % {"r": r + 1, "c": c + 1, "sum": open_sum})
                     out.append(
                         f'<button class="{cls} open" role="gridcell" data-cell="{r},{c}" '
-                        f'ws-send hx-vals=\'{{"type": "place", "cell": "{r},{c}"}}\' '
+                        f'ws-send hx-vals=\'{{"type": "place", "cell": "{r},{c}", '
+                        f'"roll": {roll}}}\' '
                         f'aria-label="{label}"></button>')
                 else:
                     attrs = f' data-cell="{r},{c}"' if mine else ""

@@ -38,6 +38,16 @@
     });
   });
 
+  // hx-confirm guards htmx requests, not ws-send: ask here, before the ws extension sees the
+  // click (capture phase), and swallow the click when the player cancels.
+  document.addEventListener("click", function (e) {
+    var elt = e.target.closest && e.target.closest("[ws-send][hx-confirm]");
+    if (elt && !window.confirm(elt.getAttribute("hx-confirm"))) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }, true);
+
   document.addEventListener("htmx:wsConfigSend", function (e) {
     e.detail.parameters.action_id = newId();
     e.detail.parameters.version = liveVersion();

@@ -70,3 +70,35 @@ def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
         screenshot(bram, "knister-final-de")
         anna_ctx.close()
         bram_ctx.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_leave_asks_first_and_cancel_keeps_the_seat(backend, server_env, tmp_path) -> None:
+    # found by a fresh-user test: "Leave room" and "Remove" acted at once, hx-confirm is not
+    # applied to ws-send buttons by htmx
+    with ServerProcess(server_env, log=tmp_path / "server.log") as server, chromium() as browser:
+        anna = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        anna.goto(server.url + "/")
+        anna.fill("[data-action=new-room] [name=name]", "Anna")
+        anna.select_option("[data-action=new-room] [name=game]", "knister")
+        anna.click("[data-action=new-room] [type=submit]")
+        anna.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
+        anna.wait_for_selector("body.online")
+        asked = []
+
+        def dismiss(dialog):
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        anna.once("dialog", dismiss)
+        anna.click("[data-action=leave]")
+        anna.wait_for_timeout(500)
+        assert asked and "?" in asked[0]
+        state = anna.request.get(anna.url + "/state.json").json()
+        assert [s["status"] for s in state["seats"]] == ["active"]
+
+        anna.once("dialog", lambda dialog: dialog.accept())
+        anna.click("[data-action=leave]")
+        anna.wait_for_selector("a[href$='?join=1'], .watching", timeout=10_000)
+        state = anna.request.get(anna.url + "/state.json").json()
+        assert [s["status"] for s in state["seats"]] == ["left"]

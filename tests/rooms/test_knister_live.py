@@ -159,3 +159,26 @@ async def test_same_player_in_two_tabs_keeps_one_seat_and_both_tabs_follow(serve
     assert 'data-roll="' in sockets[0].last_live()
     await second_tab.close()
     await _close(guests, sockets)
+
+
+async def test_a_tap_for_an_earlier_roll_places_nothing(server) -> None:
+    # found by a fresh-user test: a page that was offline tapped "place 8" after the server had
+    # moved on to the next roll, and the new roll's 11 was written into that cell
+    guests, sockets, code = await _start_game(server)
+    state = await guests[0].state(code)
+    seat_ids = [s["id"] for s in state["seats"]]
+
+    async def roll() -> None:
+        current = (await guests[0].state(code))["current"]
+        assert (await sockets[seat_ids.index(current["roller"])].act("roll")).ok
+
+    await roll()
+    for i, sock in enumerate(sockets):
+        assert (await sock.act("place", cell=f"0,{i}", roll=1)).ok
+    await roll()
+    before = await guests[0].state(code)
+    reply = await sockets[1].act("place", cell="4,4", roll=1)
+    assert reply.code == "stale_roll"
+    assert await guests[0].state(code) == before
+    assert (await sockets[1].act("place", cell="4,4", roll=2)).ok
+    await _close(guests, sockets)

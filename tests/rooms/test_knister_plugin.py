@@ -167,3 +167,16 @@ def test_first_roller_away_since_before_a_restart_is_still_rolled_for() -> None:
     later = watching + timedelta(minutes=1)
     assert GAME.deadline(state, table, later) == watching + timedelta(seconds=15)
     assert len(GAME.on_timer(state, table, later, fixed(2, 3))) == 1
+
+
+def test_a_placement_for_an_earlier_roll_is_refused() -> None:
+    # the cell buttons send the roll number they were drawn for (found by a fresh-user test)
+    state = _state(seats=(11, 12))
+    _apply_all(state, GAME.decide(state, 11, {"type": "roll"}, fixed(3, 4)))
+    with pytest.raises(ActionError) as err:
+        GAME.decide(state, 12, {"type": "place", "cell": "0,0", "roll": 0}, fixed())
+    assert err.value.code == "stale_roll"
+    events = GAME.decide(state, 12, {"type": "place", "cell": "0,0", "roll": 1}, fixed())
+    assert events[0].payload["value"] == 7
+    events = GAME.decide(state, 12, {"type": "place", "cell": "0,0"}, fixed())  # older pages
+    assert events[0].payload["value"] == 7

@@ -157,3 +157,23 @@ async def test_removed_player_is_told_and_can_only_watch(server) -> None:
     await b.wait_version(version)
     assert "took you off the table" in b.last_live()
     assert (await b.act("roll")).code == "not_seated"
+
+
+async def test_player_removed_in_the_lobby_may_take_a_seat_again(server) -> None:
+    # found by a fresh-user test: the lobby notice spoke of "this game" and offered no way back
+    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
+    code = await anna.create_room()
+    await bram.join(code)
+    a, b = await anna.connect(code), await bram.connect(code)
+    state = await anna.state(code)
+    bram_seat = next(s["id"] for s in state["seats"] if s["name"] == "Bram")
+    assert (await a.act("remove", target=bram_seat)).ok
+    await b.wait_version((await anna.state(code))["version"])
+    live = b.last_live()
+    assert "took you off the table." in live and "when this game is over" not in live
+    assert f'href="/r/{code}?join=1"' in live
+    assert (await bram.join(code)).status_code == 303
+    assert [s["name"] for s in (await anna.state(code))["seats"] if s["status"] == "active"] \
+        == ["Anna", "Bram"]
+    for s in (a, b):
+        await s.close()

@@ -165,6 +165,11 @@ class KnisterGame:
             cell = _parse_cell(action.get("cell"))
             if not state.roll_pending:
                 raise ActionError("no_roll", "There is no roll to place yet.")
+            # A page that tapped a cell for an earlier roll (it was offline, or behind) must
+            # not place a sum its player never saw: the cell buttons carry the roll number.
+            seen = action.get("roll")
+            if seen is not None and seen != len(state.rolls):
+                raise ActionError("stale_roll", "That roll is over: look at the new one.")
             if seat_id in state.placed:
                 raise ActionError("already_placed", "You have already placed this roll.")
             try:
@@ -329,7 +334,8 @@ class KnisterGame:
             key = ("head", seat, labels[seat], bool(current) and seat in view["active"],
                    seat in st.placed, sheet["score"].total)
             parts.append(Part(f"sheet-head-{seat}", key, "knister_head", (seat, view, st, labels)))
-            key = ("grid", seat, mine, current if mine and view["can_place"] else None,
+            key = ("grid", seat, mine, (current, view["rolls_done"])
+                   if mine and view["can_place"] else None,
                    labels[seat], sheet["grid"], sheet["auto"], view["over"], st.rules)
             parts.append(Part(f"sheet-grid-{seat}", key, "knister_grid",
                               (seat, mine, view, st, labels)))
