@@ -13,12 +13,14 @@ from tests.support.players import Guest
 pytestmark = pytest.mark.server
 
 
-async def _room(server):
+async def _room(server, start: bool = True):
+    """Anna hosts, Bram joins, both connected; the game started unless ``start`` is False."""
     anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
     code = await anna.create_room()
     await bram.join(code)
     a, b = await anna.connect(code), await bram.connect(code)
-    assert (await a.act("start")).ok
+    if start:
+        assert (await a.act("start")).ok
     return anna, bram, a, b, code
 
 
@@ -97,10 +99,7 @@ async def test_placement_before_the_roll_and_on_a_filled_cell_are_refused(server
 
 
 async def test_only_the_host_starts_and_removes(server) -> None:
-    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
-    code = await anna.create_room()
-    await bram.join(code)
-    a, b = await anna.connect(code), await bram.connect(code)
+    anna, bram, a, b, code = await _room(server, start=False)
     before = await anna.state(code)
     assert (await b.act("start")).code == "not_host"
     seats = {s["name"]: s["id"] for s in before["seats"]}
@@ -161,10 +160,7 @@ async def test_removed_player_is_told_and_can_only_watch(server) -> None:
 
 async def test_player_removed_in_the_lobby_may_take_a_seat_again(server) -> None:
     # found by a fresh-user test: the lobby notice spoke of "this game" and offered no way back
-    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
-    code = await anna.create_room()
-    await bram.join(code)
-    a, b = await anna.connect(code), await bram.connect(code)
+    anna, bram, a, b, code = await _room(server, start=False)
     state = await anna.state(code)
     bram_seat = next(s["id"] for s in state["seats"] if s["name"] == "Bram")
     assert (await a.act("remove", target=bram_seat)).ok
