@@ -326,20 +326,37 @@ class KnisterGame:
                    view["can_place"], view["can_roll"], waiting, roller, view["deadline"],
                    st.timer)
             parts.append(Part("knister-turn", key, "knister_turn", (view, st, labels)))
-        order = ([viewer_seat_id] if viewer_seat_id in st.order else []) + [
-            s for s in st.order if s != viewer_seat_id]
-        for seat in order:
-            sheet = view["sheets"][seat]
-            mine = seat == viewer_seat_id
-            key = ("head", seat, labels[seat], bool(current) and seat in view["active"],
-                   seat in st.placed, sheet["score"].total)
-            parts.append(Part(f"sheet-head-{seat}", key, "knister_head", (seat, view, st, labels)))
-            key = ("grid", seat, mine, (current, view["rolls_done"])
-                   if mine and view["can_place"] else None,
-                   labels[seat], sheet["grid"], sheet["auto"], view["over"], st.rules)
-            parts.append(Part(f"sheet-grid-{seat}", key, "knister_grid",
-                              (seat, mine, view, st, labels)))
+        # Heads and other players' grids are the same for every viewer: built once per version.
+        shared_key = (st.view_cache.get("marker"), tuple(labels.items()))
+        cached = st.view_cache.get("parts")
+        if cached is None or cached[0] != shared_key:
+            shared = {seat: self._sheet_parts(seat, False, view, labels) for seat in st.order}
+            st.view_cache["parts"] = cached = (shared_key, shared)
+        shared = cached[1]
+        if viewer_seat_id in shared:
+            head, _ = shared[viewer_seat_id]
+            parts += [head, self._sheet_parts(viewer_seat_id, True, view, labels)[1]]
+        for seat in st.order:
+            if seat != viewer_seat_id:
+                parts += shared[seat]
         return parts
+
+    @staticmethod
+    def _sheet_parts(seat: int, mine: bool, view: dict[str, Any],
+                     labels: dict[int, str]) -> tuple[Part, Part]:
+        """The head and grid parts of ``seat``'s sheet (``mine``: as its owner sees it)."""
+        st: KnisterState = view["state"]
+        current, sheet = view["current_sum"], view["sheets"][seat]
+        head = Part(f"sheet-head-{seat}",
+                    ("head", seat, labels[seat], bool(current) and seat in view["active"],
+                     seat in st.placed, sheet["score"].total),
+                    "knister_head", (seat, view, st, labels))
+        grid = Part(f"sheet-grid-{seat}",
+                    ("grid", seat, mine, (current, view["rolls_done"])
+                     if mine and view["can_place"] else None, labels[seat], sheet["grid"],
+                     sheet["auto"], view["over"], st.rules),
+                    "knister_grid", (seat, mine, view, st, labels))
+        return head, grid
 
 
 def _cells(grid: tuple[tuple[int | None, ...], ...], auto: frozenset[tuple[int, int]],
