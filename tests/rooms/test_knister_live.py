@@ -182,3 +182,30 @@ async def test_a_tap_for_an_earlier_roll_places_nothing(server) -> None:
     assert await guests[0].state(code) == before
     assert (await sockets[1].act("place", cell="4,4", roll=2)).ok
     await _close(guests, sockets)
+
+
+async def test_a_placement_sends_other_seats_only_what_changed(server) -> None:
+    # partial updates end to end: after the first whole page, a placement reaches the other
+    # seats as the version marker, the turn panel and the placer's sheet, not the whole page
+    guests, sockets, code = await _start_game(server, ("A", "B", "C"))
+    await _play_roll(guests, sockets, code)  # every page has had its whole live block by now
+    state = await guests[0].state(code)
+    seat_ids = [s["id"] for s in state["seats"]]
+    assert (await sockets[seat_ids.index(state["current"]["roller"])].act("roll")).ok
+    version = (await guests[0].state(code))["version"]
+    for sock in sockets:
+        await sock.wait_version(version)
+    seen = [len(s.fragments) for s in sockets]
+    assert (await sockets[0].act("place", cell="4,4")).ok
+    version = (await guests[0].state(code))["version"]
+    for i, sock in enumerate(sockets[1:], start=1):
+        await sock.wait_version(version)
+        update = next(f for f in sock.fragments[seen[i]:] if 'id="live-version"' in f)
+        assert '<div id="live"' not in update
+        ids = set(re.findall(r' id="([\w-]+)"', update))
+        assert ids <= {"live-version", "knister-turn", f"sheet-head-{seat_ids[0]}",
+                       f"sheet-grid-{seat_ids[0]}"}, ids
+        assert f"sheet-grid-{seat_ids[0]}" in ids
+        value = (await guests[0].state(code))["current"]["sheets"][str(seat_ids[0])][4][4]
+        assert f'data-value="{value}"' in update
+    await _close(guests, sockets)
