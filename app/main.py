@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -40,7 +41,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     dice = DiceSource(allow_loaded=settings.test_hooks)
     broadcast = make_broadcast(settings.broadcast_url)
-    rooms = RoomService(db, broadcast.publish, dice)
+    rooms = RoomService(db, broadcast.publish, dice,
+                        host_grace=timedelta(seconds=settings.host_grace_seconds))
     hub = Hub(broadcast, rooms.snapshot, render_update, rooms.presence_changed)
     rooms.online, rooms.away_since = hub.online, hub.away_since
 

@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     rate_limit_joins: str = "30/minute"
     rate_limit_misses: str = "30/minute"
     log_json: bool | None = None
+    host_grace_seconds: float = Field(
+        default=30.0, gt=0,
+        description="A host away this long outside a game hands the host role on (seconds)",
+    )
 
     def model_post_init(self, __context: object) -> None:  # noqa: D401 - pydantic hook
         """Fill the derived defaults (database file and secret key under ``var_dir``)."""

@@ -126,6 +126,8 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
         outcome = await service.act(conn.code, conn.player_id, data)
     except ActionError as exc:
         conn.send(_error(conn.lang, exc.code, exc.message, action_id))
+        if exc.code == "stale":  # the page was behind: show it the table as it is now
+            await hub.send_snapshot(conn)
         return
     except Exception:  # e.g. the database is unreachable: nothing was committed
         log.exception("action_failed", room=conn.code, player=conn.player_id)

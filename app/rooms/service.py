@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import structlog
@@ -36,9 +36,10 @@ from app.rooms.dice import DiceSource
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.games import GAMES, get_game
 from app.rooms.games.base import ActionError, Event, OptionError, Table
+from app.rooms.rules import HOST_GRACE, check_basis, heir, host_handoff, required_basis
 from app.rooms.state import RoomState, as_utc, load_room
 from app.store.db import Database
-from app.store.models import Game, GameEvent, Player, Room, Seat
+from app.store.models import Game, GameEvent, Player, Room, RoomAction, Seat
 
 log = structlog.get_logger("knobel.rooms")
 
@@ -58,7 +59,7 @@ _APPEND_ONE = insert(GameEvent).from_select(
              for name, type_ in zip(_EVENT_COLUMNS, _EVENT_TYPES, strict=True)))
     .select_from(_BUMP.returning(Room.id).cte("bump")),
 )
-ROOM_ACTIONS = {"options", "start", "remove", "leave", "next_game"}
+ROOM_ACTIONS = {"options", "start", "remove", "leave", "next_game", "rematch", "ready"}
 MAX_ACTION_ID = 64
 
 
@@ -75,7 +76,9 @@ class RoomService:
     """Creates rooms, seats players, and applies actions and timers to rooms.
 
     ``db``: the database; ``publish(code, version)``: announces a committed version;
-    ``dice``: the server's dice; ``online(code)``: player ids with an open socket there.
+    ``dice``: the server's dice; ``online(code)``: player ids with an open socket there;
+    ``away_since(code)``: when each away player went; ``clock``: now (UTC);
+    ``host_grace``: how long a host may be away outside a game before the role passes on.
     """
 
     def __init__(
@@ -86,6 +89,7 @@ class RoomService:
         online: Callable[[str], frozenset[str]] = lambda code: frozenset(),
         away_since: Callable[[str], dict[str, datetime]] = lambda code: {},
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        host_grace: timedelta = HOST_GRACE,
     ) -> None:
         self.db = db
         self.publish = publish
@@ -93,6 +97,7 @@ class RoomService:
         self.online = online
         self.away_since = away_since
         self.clock = clock
+        self.host_grace = host_grace
         self._rooms: dict[str, RoomState] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -271,6 +276,9 @@ class RoomService:
             seat is None or str(claimed) != str(seat.id)
         ):
             raise RoomError("not_your_seat", "You can only act for your own seat.", 403)
+        # Every action names the state it was decided on (its page's basis): a page that was
+        # offline or behind is refused, and shown the table as it is now.
+        check_basis(required_basis(state, kind), message)
         if kind in ROOM_ACTIONS:
             return await self._room_action(state, player_id, kind, message, action_id)
         if seat is None:
@@ -344,16 +352,17 @@ class RoomService:
             if seat is None:
                 raise RoomError("not_seated", "Only seated players can do that.", 403)
             return await self._remove(state, seat.id, "left", action_id)
-        if kind == "next_game":
+        if kind == "ready":
             if seat is None:
                 raise RoomError("not_seated", "Only seated players can do that.", 403)
-            after = message.get("after")
-            if state.game and str(after) == str(state.game.number - 1) and \
-                    state.status == "playing":
-                return state.version  # several players pressed rematch: one game only
-            if state.status != "finished":
-                raise RoomError("not_finished", "The game is not over yet.")
-            return await self._start(state, action_id)
+            ready = message.get("ready")
+            if not isinstance(ready, bool):
+                raise RoomError("bad_message", "The message is malformed.", 400)
+            if state.status == "playing":
+                raise RoomError("game_running", "The game has already started.")
+            if seat.ready == ready:
+                return state.version  # pressed twice: nothing changes
+            return await self._write_seat(state, seat.id, action_id, ready=ready)
         if not is_host:
             raise RoomError("not_host", "Only the host can do that.", 403)
         if kind == "options":
@@ -367,7 +376,20 @@ class RoomService:
         if kind == "start":
             if state.status != "lobby":
                 raise RoomError("game_running", "The game has already started.")
-            return await self._start(state, action_id)
+            return await self._start(state, action_id, continue_match=False)
+        if kind in ("next_game", "rematch"):
+            if state.status != "finished":
+                raise RoomError("not_finished", "The game is not over yet.")
+            game = state.game
+            assert game is not None
+            match_done = game.options.get("match_game", 1) >= game.options.get("match", 1)
+            if kind == "next_game":
+                if match_done:
+                    raise RoomError("match_over", "The match is over: start a rematch.")
+                return await self._start(state, action_id, continue_match=True)
+            # Rematch: back to the lobby, the result still shown, the options editable.
+            return await self._write(state, _nothing, status="lobby", action_id=action_id,
+                                     reload=True)
         if kind == "remove":
             try:
                 target = int(message.get("target", message.get("seat")))
@@ -381,15 +403,18 @@ class RoomService:
             return await self._remove(state, victim.id, "removed", action_id)
         raise RoomError("unknown_action", "Unknown action.", 400)
 
-    async def _start(self, state: RoomState, action_id: str | None) -> int:
-        """Create the next game (a match's next game, or a new match) with the active seats."""
+    async def _start(self, state: RoomState, action_id: str | None,
+                     continue_match: bool) -> int:
+        """Create the next game with the active seats: the match's next game
+        (``continue_match``, same options) or the first game of a new match; every seat's
+        "ready" mark is cleared."""
         seats = [s.id for s in state.active_seats]
         if not seats:
             raise RoomError("no_players", "Nobody is seated.")
         previous = state.game
         number = previous.number + 1 if previous else 1
         match_size = int(state.options.get("match", 1))
-        if previous and previous.options.get("match_game", 1) < previous.options.get("match", 1):
+        if previous and continue_match:
             match_no = previous.options.get("match_no", 1)
             match_game = previous.options.get("match_game", 1) + 1
             match_size = previous.options.get("match", 1)
@@ -404,10 +429,11 @@ class RoomService:
         async def work(session: AsyncSession) -> None:
             session.add(Game(room_id=state.id, number=number, kind=state.kind, options=options,
                              seat_ids=order, status="playing"))
+            await session.execute(update(Seat).where(Seat.room_id == state.id)
+                                  .values(ready=False))
 
-        version = await self._write(state, work, status="playing", action_id=action_id)
-        await self._reload(state.code)
-        return version
+        return await self._write(state, work, status="playing", action_id=action_id,
+                                 reload=True)
 
     async def _remove(self, state: RoomState, seat_id: int, status: str,
                       action_id: str | None) -> int:
@@ -422,8 +448,8 @@ class RoomService:
             events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
         host = state.host_player_id
         if victim.player_id == host:
-            heirs = [s for s in state.active_seats if s.id != seat_id]
-            host = heirs[0].player_id if heirs else None
+            successor = heir(state, self.online(state.code), leaving=seat_id)
+            host = successor.player_id if successor else None
         game = state.game
         first_seq = state.last_seq + 1
 
@@ -457,43 +483,67 @@ class RoomService:
         await self._reload(state.code)
 
     async def _write_room(self, state: RoomState, action_id: str | None, **values: Any) -> int:
+        """Set the room row's columns ``values``; returns the new version."""
         async def work(session: AsyncSession) -> None:
             await session.execute(update(Room).where(Room.id == state.id).values(**values))
 
-        version = await self._write(state, work, action_id=action_id)
-        await self._reload(state.code)
-        return version
+        return await self._write(state, work, action_id=action_id, reload=True)
+
+    async def _write_seat(self, state: RoomState, seat_id: int, action_id: str | None,
+                          **values: Any) -> int:
+        """Set seat ``seat_id``'s columns ``values``; returns the new version."""
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Seat).where(Seat.id == seat_id).values(**values))
+
+        return await self._write(state, work, action_id=action_id, reload=True)
 
     async def _write(
         self, state: RoomState, work: Callable[[AsyncSession], Awaitable[Any]],
-        status: str | None = None, action_id: str | None = None,
+        status: str | None = None, action_id: str | None = None, reload: bool = False,
     ) -> int:
-        """Run ``work`` and bump the room version in one transaction; returns the new version.
+        """Run ``work``, bump the room version and store the client's ``action_id`` (so a
+        repeat is a duplicate, also after a restart) in one transaction; returns the new
+        version, after reloading the room's state when ``reload``.
 
         Raises ``Conflict`` when another writer got there first (version moved, or the
-        ``(game, seq)`` / ``(room, number)`` unique constraints fired).
+        ``(game, seq)`` / ``(room, number)`` / ``(room, action_id)`` unique constraints fired).
         """
+        version = state.version + 1
         try:
             async with self.db.sessionmaker() as session, session.begin():
                 await _bump(session, state, status)
                 await work(session)
+                if action_id:
+                    session.add(RoomAction(room_id=state.id, action_id=action_id,
+                                           version=version, created_at=self.clock()))
         except IntegrityError as exc:
             raise Conflict() from exc
         if action_id:
-            state.remember_action(action_id, state.version + 1)
-        return state.version + 1
+            state.remember_action(action_id, version)
+        if reload:
+            await self._reload(state.code)
+        return version
 
     # ----- timers ----------------------------------------------------------------------------
 
     def _schedule(self, state: RoomState) -> None:
-        """(Re)arm the room's timer for the plug-in's next deadline."""
+        """(Re)arm the room's timer for its next deadline: the plug-in's (timers, away
+        players) during a game, the host hand-over outside one. Notes the countdowns the
+        pages show in ``state.away_due`` and ``state.host_handoff``."""
         handle = self._timers.pop(state.code, None)
         if handle:
             handle.cancel()
-        if state.status != "playing" or state.game_state is None:
-            return
         now = self.clock()
-        due = state.plugin.deadline(state.game_state, self.table(state), now)
+        table = self.table(state)
+        dues = []
+        state.away_due = {}
+        if state.status == "playing" and state.game_state is not None:
+            state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
+            dues.append(state.plugin.deadline(state.game_state, table, now))
+        state.host_handoff = self._handoff(state, now)
+        if state.host_handoff:
+            dues.append(state.host_handoff[0])
+        due = min((d for d in dues if d is not None), default=None)
         if due is None:
             return
         try:
@@ -512,34 +562,52 @@ class RoomService:
             self._schedule(state)
 
     async def fire_timer(self, code: str) -> None:
-        """Apply the automatic events that are due in room ``code`` (if still due)."""
+        """Apply what is due in room ``code`` (if still due): the plug-in's automatic events
+        during a game, the host hand-over outside one."""
         version = None
         async with self.lock(code):
             try:
                 state = await self._fresh(code)
             except RoomError:
                 return
-            if state.status != "playing" or state.game_state is None:
-                return
-            events = state.plugin.on_timer(
-                state.game_state, self.table(state), self.clock(), self.dice.for_room(code)
-            )
-            if events:
-                try:
-                    version = await self._append(state, events, None)
-                except Conflict:
-                    self._rooms.pop(code, None)
-            else:
-                self._schedule(state)
+            try:
+                version = await self._due(state)
+            except Conflict:
+                self._rooms.pop(code, None)
+            if version is None and code in self._rooms:
+                self._schedule(self._rooms[code])
         if version is not None:
             log.info("timer_events", room=code, version=version)
             await self.publish(code, version)
+
+    def _handoff(self, state: RoomState, now: datetime) -> tuple[datetime, Any] | None:
+        """When and to whom the host role passes (``rules.host_handoff``), or None."""
+        watching = self._watching.setdefault(state.code, now)
+        return host_handoff(state, self.online(state.code), self.away_since(state.code),
+                            watching, self.host_grace)
+
+    async def _due(self, state: RoomState) -> int | None:
+        """Write what is due now in ``state``'s room; the new version, or None. Call locked."""
+        now = self.clock()
+        if state.status == "playing" and state.game_state is not None:
+            events = state.plugin.on_timer(state.game_state, self.table(state), now,
+                                           self.dice.for_room(state.code))
+            return await self._append(state, events, None) if events else None
+        handoff = self._handoff(state, now)
+        if handoff is None or handoff[0] > now:
+            return None
+        log.info("host_handed_over", room=state.code, host=handoff[1].player_id)
+        return await self._write_room(state, None, host_player_id=handoff[1].player_id)
 
     def close(self) -> None:
         """Cancel every timer (shutdown)."""
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+
+
+async def _nothing(session: AsyncSession) -> None:
+    """No change besides the version bump (and the status passed with it)."""
 
 
 async def _bump(conn: Any, state: RoomState, status: str | None) -> None:

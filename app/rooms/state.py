@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.players.names import name_key
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
-from app.store.models import Game, GameEvent, Room, Seat
+from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
 RECENT_ACTIONS = 2048
@@ -33,7 +33,8 @@ def as_utc(moment: datetime | None) -> datetime | None:
 @dataclass
 class SeatInfo:
     """A seat: its id, owner, display name, place at the table, ``active``/``left``/``removed``,
-    and ``label`` (the name, with ``(2)``, ``(3)``... when several active seats share it)."""
+    ``label`` (the name, with ``(2)``, ``(3)``... when several active seats share it) and
+    ``ready`` (pressed "Ready" for the next game)."""
 
     id: int
     player_id: str
@@ -41,6 +42,7 @@ class SeatInfo:
     position: int
     status: str
     label: str = ""
+    ready: bool = False
 
 
 @dataclass
@@ -60,7 +62,11 @@ class GameInfo:
 
 @dataclass
 class RoomState:
-    """Everything needed to validate an action and render the room at ``version``."""
+    """Everything needed to validate an action and render the room at ``version``.
+
+    ``recent_actions``: client action ids applied lately -> the version they made;
+    ``away_due`` and ``host_handoff``: see ``RoomService._schedule`` (shown as countdowns).
+    """
 
     id: int
     code: str
@@ -74,6 +80,10 @@ class RoomState:
     game_state: Any = None
     last_seq: int = 0
     recent_actions: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    # Deadlines this process computed when it last (re)armed the room's timer (not stored):
+    # per seat when the server acts for it while away, and the host hand-over.
+    away_due: dict[int, datetime] = field(default_factory=dict)
+    host_handoff: tuple[datetime, SeatInfo] | None = None
 
     @property
     def plugin(self) -> GamePlugin:
@@ -161,7 +171,8 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
     state = RoomState(
         id=room.id, code=room.code, kind=room.game, options=dict(room.options),
         host_player_id=room.host_player_id, status=room.status, version=room.version,
-        seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status) for s in seats],
+        seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status, ready=s.ready)
+               for s in seats],
         games=[
             GameInfo(g.id, g.number, g.kind, dict(g.options), list(g.seat_ids), g.status,
                      {int(k): v for k, v in (g.result or {}).get("totals", {}).items()},
@@ -182,5 +193,23 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
         for row in rows:
             plugin.apply(state.game_state, to_event(row))
             state.last_seq = row.seq
-            state.remember_action(row.action_id, state.version)
+    for action_id in await _recent_action_ids(session, room.id):
+        state.remember_action(action_id, state.version)
     return state
+
+
+async def _recent_action_ids(session: AsyncSession, room_id: int) -> list[str]:
+    """The room's latest ``RECENT_ACTIONS`` client action ids, oldest first: room-level
+    actions (``room_actions``) and game actions of every game of the room (``game_events``),
+    so a repeated send is a duplicate after a restart too, whatever its type."""
+    room_ids = (select(RoomAction.action_id.label("action_id"), RoomAction.id.label("n"),
+                       literal(0).label("source"))
+                .where(RoomAction.room_id == room_id)
+                .order_by(RoomAction.id.desc()).limit(RECENT_ACTIONS))
+    game_ids = (select(GameEvent.action_id.label("action_id"), GameEvent.id.label("n"),
+                       literal(1).label("source"))
+                .join(Game, Game.id == GameEvent.game_id)
+                .where(Game.room_id == room_id, GameEvent.action_id.is_not(None))
+                .order_by(GameEvent.id.desc()).limit(RECENT_ACTIONS))
+    rows = [*(await session.execute(room_ids)), *(await session.execute(game_ids))]
+    return [row.action_id for row in sorted(rows, key=lambda r: (r.n, r.source))]

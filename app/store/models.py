@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Date,
     DateTime,
     ForeignKey,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     SmallInteger,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -84,6 +86,7 @@ class Seat(Base):
     position: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(24))
     status: Mapped[str] = mapped_column(String(16), default="active")
+    ready: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     room: Mapped[Room] = relationship(back_populates="seats", lazy="raise")
@@ -132,6 +135,24 @@ class GameEvent(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
     seat_id: Mapped[int | None] = mapped_column(Integer)
     action_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RoomAction(Base):
+    """A room-level action (start, options, remove, leave, ready, rematch) by the client's
+    ``action_id``, committed at room ``version``: a repeated send, also after a restart, is
+    answered as a duplicate instead of being decided again (game actions keep their ids on
+    their ``GameEvent``)."""
+
+    __tablename__ = "room_actions"
+    __table_args__ = (
+        UniqueConstraint("room_id", "action_id", name="uq_room_actions_room_action"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    action_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from app.i18n import current_language, use_language
 from app.rooms.games.base import Part
+from app.rooms.rules import page_basis
 from app.rooms.state import RoomState
 from app.web.templating import render_block, templates
 
@@ -82,13 +84,18 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     viewer_id = viewer.id if viewer else None
     online_seats = {s.id for s in state.seats if s.player_id in online}
     seats = state.active_seats
+    away_due = {seat: _epoch_ms(due) for seat, due in state.away_due.items()}
+    handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
+               if state.host_handoff else None)
     room_parts = [
         Part("live-version", ("version", state.version, state.status), "live_version",
-             (state.version, state.status)),
+             (state.version, state.status, page_basis(state))),
         Part("seats", ("seats", tuple((s.id, s.label, s.player_id == state.host_player_id,
-                                       s.id in online_seats) for s in seats),
-                       viewer_id, is_host),
-             "seats_list", (seats, state.host_player_id, viewer_id, is_host, online_seats)),
+                                       s.id in online_seats, s.ready) for s in seats),
+                       viewer_id, is_host, state.status, tuple(sorted(away_due.items())),
+                       handoff),
+             "seats_list", (seats, state.host_player_id, viewer_id, is_host, online_seats,
+                            state.status, away_due, handoff)),
     ]
     parts_of = getattr(plugin, "parts", None)
     game_parts = parts_of(view, viewer_id, labels) if view is not None and parts_of else None
@@ -121,6 +128,11 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "match_done": final and game is not None and
         game.options.get("match_game", 1) >= match_size,
     }
+
+
+def _epoch_ms(moment: datetime) -> int:
+    """``moment`` (aware UTC) as milliseconds since the epoch, for a page's countdown."""
+    return int(moment.timestamp() * 1000)
 
 
 def _layout(context: dict) -> Hashable | None:

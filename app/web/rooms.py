@@ -151,7 +151,7 @@ async def room_state(request: Request, code: str) -> JSONResponse:
         "version": state.version, "options": state.options,
         "host_seat": state.host_seat.id if state.host_seat else None,
         "seats": [{"id": s.id, "name": s.name, "label": s.label, "position": s.position,
-                   "status": s.status} for s in state.seats],
+                   "status": s.status, "ready": s.ready} for s in state.seats],
         "games": [{"number": g.number, "status": g.status, "seat_ids": g.seat_ids,
                    "totals": {str(k): v for k, v in g.totals.items()}} for g in state.games],
         "current": state.plugin.public(state.game_state) if game and state.game_state else None,

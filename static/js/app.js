@@ -48,9 +48,26 @@
     }
   }, true);
 
+  // What every action is decided on: the room version, the game number and the game's own
+  // (Knister: roll; Kniffel: turn, rolls), as the server put them on the marker with the
+  // state this page shows. The server refuses an action whose basis is no longer current.
+  function liveBasis() {
+    var marker = document.getElementById("live-version");
+    try {
+      return JSON.parse((marker && marker.getAttribute("data-basis")) || "{}");
+    } catch (err) {
+      return {};
+    }
+  }
+
   document.addEventListener("htmx:wsConfigSend", function (e) {
-    e.detail.parameters.action_id = newId();
-    e.detail.parameters.version = liveVersion();
+    var params = e.detail.parameters;
+    var basis = liveBasis();
+    Object.keys(basis).forEach(function (key) {
+      if (!(key in params)) params[key] = basis[key];  // a button's own value wins
+    });
+    params.action_id = newId();
+    params.version = liveVersion();
     e.detail.headers = null; // the server ignores them; keep messages small
     var elt = e.target;
     if (elt && elt.matches && elt.matches("[data-cell], [data-action=roll], [data-box]")) {
@@ -97,14 +114,19 @@
     lastRoll = key;
   });
 
-  // Timers: count down to data-deadline (epoch ms, set by the server).
-  setInterval(function () {
+  // Timers: count down to data-deadline (epoch ms, set by the server); data-deadline-text
+  // is the translated sentence with {s} for the seconds left.
+  function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((+el.getAttribute("data-deadline") - Date.now()) / 1000));
-      el.textContent = "⏱ " + left + " s";
+      var text = el.getAttribute("data-deadline-text");
+      el.textContent = text ? text.replace("{s}", left) : "⏱ " + left + " s";
       el.classList.toggle("urgent", left <= 5);
     });
-  }, 500);
+  }
+  setInterval(tick, 500);
+  document.addEventListener("htmx:wsAfterMessage", tick);
+  document.addEventListener("DOMContentLoaded", tick);
 
   // Once the game has started, fold the invitation panel away (it can be opened again).
   var lastStatus = null;

@@ -242,9 +242,10 @@ class Table:
     def next_action(self, state: dict) -> tuple[int, dict, str, int, tuple[int, int] | None]:
         """(socket index, message, kind, roll index, cell) of the next move."""
         cur = state["current"]
-        if cur["over"]:
-            return 0, {"type": "next_game", "after": state["games"][-1]["number"]}, \
-                "next_game", -1, None
+        if cur["over"]:  # the host (seat 0) goes back to the lobby, then starts
+            if state["status"] == "finished":
+                return 0, {"type": "rematch"}, "rematch", -1, None
+            return 0, {"type": "start"}, "next_game", -1, None
         if not cur["roll_pending"]:
             return self.seat_ids.index(cur["roller"]), {"type": "roll"}, "roll", \
                 len(cur["rolls"]), None

@@ -19,6 +19,7 @@ from app.rooms.games.kniffel import AWAY_GRACE
 from app.rooms.service import RoomService
 from app.store.db import Database
 from tests.support.players import Guest
+from tests.support.rooms import act_as
 
 pytestmark = pytest.mark.server
 
@@ -80,7 +81,7 @@ async def play_turn(table: Table, seat: int, rolls: list[tuple[list[int], list[i
         current = await table.current()
         for die in hold:
             if not current["held"][die]:
-                assert (await table.socket(seat).act("hold", die=die)).ok
+                assert (await table.socket(seat).act("hold", die=die, held=True)).ok
     dice = (await table.current())["dice"]
     column = (await table.current())["column"]
     reply = await table.socket(seat).act("score", box=box, column=column)
@@ -150,12 +151,12 @@ async def test_out_of_turn_fourth_roll_and_filled_box_are_refused_and_change_not
         assert await table.state() == before
 
     await refused(sa, "score", "no_roll", box="chance")
-    await refused(sa, "hold", "no_dice", die=0)
+    await refused(sa, "hold", "no_dice", die=0, held=True)
     await refused(sb, "roll", "not_your_turn")
     assert (await table.roll(a, [1, 1, 1, 2, 3])).ok
-    await refused(sb, "hold", "not_your_turn", die=0)
+    await refused(sb, "hold", "not_your_turn", die=0, held=True)
     await refused(sb, "score", "not_your_turn", box="ones")
-    await refused(sa, "hold", "bad_die", die=5)
+    await refused(sa, "hold", "bad_die", die=5, held=True)
     await refused(sa, "score", "unknown_box", box="one_pair")
     assert (await table.roll(a, [4, 4, 4, 4, 4])).ok
     assert (await table.roll(a, [1, 1, 1, 1, 1])).ok
@@ -179,7 +180,7 @@ async def test_spectators_see_the_turn_but_cannot_act(server):
     assert page.status_code == 200 and 'data-action="roll"' not in page.text
     ws = await watcher.connect(table.code)
     assert (await table.roll(a, [6, 6, 2, 3, 6])).ok
-    assert (await table.socket(a).act("hold", die=0)).ok
+    assert (await table.socket(a).act("hold", die=0, held=True)).ok
     version = (await table.state())["version"]
     await ws.wait_version(version)
     live = ws.last_live()
@@ -203,7 +204,7 @@ async def test_the_player_on_turn_gets_hold_buttons_and_box_offers(server):
     await sa.wait_version(version)
     live = sa.last_live()
     assert re.search(r'data-value="5" data-die="4" data-held="false"\s+ws-send '
-                     r'hx-vals=\'\{"type": "hold", "die": 4\}\'', live)
+                     r'hx-vals=\'\{"die": 4, "held": true, "type": "hold"\}\'', live)
     assert re.search(r'data-box="small_straight" data-points="30" data-column="0"\s+ws-send', live)
     assert 'data-action="roll"' in live
     other = table.socket(b)
@@ -244,9 +245,9 @@ async def test_kill_and_restart_mid_turn_keeps_dice_holds_and_roll_count(server)
     a, b = (await table.current())["order"]
     assert (await table.roll(a, [6, 2, 6, 3, 1])).ok
     for die in (0, 2):
-        assert (await table.socket(a).act("hold", die=die)).ok
+        assert (await table.socket(a).act("hold", die=die, held=True)).ok
     assert (await table.roll(a, [6, 4, 5])).ok
-    assert (await table.socket(a).act("hold", die=1)).ok
+    assert (await table.socket(a).act("hold", die=1, held=True)).ok
     before = await table.current()
     assert (before["dice"], before["held"], before["rolls"]) == (
         [6, 6, 6, 4, 5], [True, True, True, False, False], 2)
@@ -291,8 +292,8 @@ async def _service_room(settings, timer: int, online_players: set[str]):
     code = await service.create_room("p-anna", "Anna", "kniffel")
     await service.join(code, "p-bram", "Bram")
     if timer:
-        await service.act(code, "p-anna", {"type": "options", "timer": str(timer)})
-    await service.act(code, "p-anna", {"type": "start"})
+        await act_as(service, code, "p-anna", {"type": "options", "timer": str(timer)})
+    await act_as(service, code, "p-anna", {"type": "start"})
     return service, db, dice, code, now
 
 

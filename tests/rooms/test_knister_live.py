@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.engines.knister import score_grid
-from tests.support.players import Guest
+from tests.support.players import Guest, wait_for
 
 pytestmark = pytest.mark.server
 
@@ -128,19 +128,42 @@ async def test_repeated_action_id_is_applied_once(server) -> None:
     await _close(guests, sockets)
 
 
-async def test_rematch_pressed_by_everyone_at_once_starts_one_game(server) -> None:
+async def test_only_the_host_starts_the_rematch_and_it_creates_one_game(server) -> None:
     guests, sockets, code = await _start_game(server, ("A", "B", "C"))
     for _ in range(25):
         await _play_roll(guests, sockets, code)
     state = await guests[0].state(code)
     assert state["status"] == "finished"
-    replies = await asyncio.gather(*(s.act("next_game", after=1) for s in sockets))
+    # the others may only say they are ready; both at once, and twice, is fine
+    for sock in sockets[1:]:
+        assert (await sock.act("rematch")).code == "not_host"
+    replies = await asyncio.gather(*(s.act("ready", ready=True) for s in sockets[1:]))
     assert all(r.ok for r in replies), replies
+    assert (await sockets[1].act("ready", ready=True)).ok
+    state = await guests[0].state(code)
+    assert [s["ready"] for s in state["seats"]] == [False, True, True]
+    assert re.search(r'data-ready="\d+"', sockets[0].last_live())  # the host sees who is ready
+    # the host's rematch goes back to the lobby with the result shown; a second press
+    # (another tab, same page state) is refused as stale
+    host_tab = await guests[0].connect(code)
+    await host_tab.wait_version(state["version"])
+    first, second = await asyncio.gather(sockets[0].act("rematch"), host_tab.act("rematch"))
+    assert sorted([first.ok, second.ok]) == [False, True], (first, second)
+    assert {first.code, second.code} == {"", "stale"}
+    state = await guests[0].state(code)
+    assert state["status"] == "lobby" and [g["number"] for g in state["games"]] == [1]
+    assert "data-result" in sockets[1].last_live()
+    # start pressed in both host tabs at once: exactly one new game
+    await host_tab.wait_version(state["version"])
+    first, second = await asyncio.gather(sockets[0].act("start"), host_tab.act("start"))
+    assert sorted([first.ok, second.ok]) == [False, True], (first, second)
     state = await guests[0].state(code)
     assert [g["number"] for g in state["games"]] == [1, 2]
     assert state["status"] == "playing"
+    assert [s["ready"] for s in state["seats"]] == [False, False, False]
     # the second game starts with the next start player
     assert state["current"]["order"][0] == state["games"][0]["seat_ids"][1]
+    await host_tab.close()
     await _close(guests, sockets)
 
 
@@ -177,9 +200,13 @@ async def test_a_tap_for_an_earlier_roll_places_nothing(server) -> None:
         assert (await sock.act("place", cell=f"0,{i}", roll=1)).ok
     await roll()
     before = await guests[0].state(code)
+    seen = len(sockets[1].fragments)
     reply = await sockets[1].act("place", cell="4,4", roll=1)
-    assert reply.code == "stale_roll"
+    assert reply.code == "stale"
     assert await guests[0].state(code) == before
+    # the page is shown the table as it is now (the whole live block, roll 2)
+    await wait_for(lambda: any('<div id="live"' in f for f in sockets[1].fragments[seen:]))
+    assert sockets[1].basis["roll"] == 2
     assert (await sockets[1].act("place", cell="4,4", roll=2)).ok
     await _close(guests, sockets)
 

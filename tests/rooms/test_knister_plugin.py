@@ -6,8 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from app.rooms.errors import RoomError
 from app.rooms.games.base import ActionError, Event, Table
 from app.rooms.games.knister import KnisterGame
+from app.rooms.rules import check_basis
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 GAME = KnisterGame()
@@ -169,14 +171,20 @@ def test_first_roller_away_since_before_a_restart_is_still_rolled_for() -> None:
     assert len(GAME.on_timer(state, table, later, fixed(2, 3))) == 1
 
 
-def test_a_placement_for_an_earlier_roll_is_refused() -> None:
-    # the cell buttons send the roll number they were drawn for (found by a fresh-user test)
+def test_the_basis_is_the_number_of_rolls_seen() -> None:
+    # a placement or roll decided on an earlier roll is refused by the room service, which
+    # compares the page's basis with this one (found by a fresh-user test: a page that was
+    # offline placed the new roll's sum in a cell tapped for the old one)
     state = _state(seats=(11, 12))
+    assert GAME.basis(state) == {"roll": 0}
     _apply_all(state, GAME.decide(state, 11, {"type": "roll"}, fixed(3, 4)))
-    with pytest.raises(ActionError) as err:
-        GAME.decide(state, 12, {"type": "place", "cell": "0,0", "roll": 0}, fixed())
-    assert err.value.code == "stale_roll"
-    events = GAME.decide(state, 12, {"type": "place", "cell": "0,0", "roll": 1}, fixed())
-    assert events[0].payload["value"] == 7
-    events = GAME.decide(state, 12, {"type": "place", "cell": "0,0"}, fixed())  # older pages
-    assert events[0].payload["value"] == 7
+    assert GAME.basis(state) == {"roll": 1}
+    _apply_all(state, GAME.decide(state, 12, {"type": "place", "cell": "0,0"}, fixed()))
+    assert GAME.basis(state) == {"roll": 1}  # another player's placement changes nothing
+    with pytest.raises(RoomError) as err:
+        check_basis(GAME.basis(state), {"type": "place", "cell": "0,1", "roll": 0})
+    assert err.value.code == "stale"
+    with pytest.raises(RoomError) as err:
+        check_basis(GAME.basis(state), {"type": "place", "cell": "0,1"})  # none: refused too
+    assert err.value.code == "stale"
+    check_basis(GAME.basis(state), {"type": "place", "cell": "0,1", "roll": 1})

@@ -4,6 +4,7 @@ real WebSocket client (the ``websockets`` library) speaking the room protocol.""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 import uuid
@@ -15,6 +16,10 @@ from websockets.asyncio.client import ClientConnection, connect
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
 ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
 LIVE = re.compile(r'<div id="live(?:-version)?"[^>]*data-version="(\d+)"')
+BASIS = re.compile(r'<div id="live-version"[^>]*data-version="(\d+)"[^>]*data-basis=\'([^\']*)\'')
+# The newest version acknowledged per room, over every socket of the test: a scripted player
+# looks at the table (waits for that version) before acting, as a person would.
+_ACKED: dict[str, int] = {}
 
 
 @dataclass
@@ -28,12 +33,20 @@ class Reply:
 
 
 class RoomSocket:
-    """One open room page: sends actions, collects every fragment it receives."""
+    """One open room page: sends actions, collects every fragment it receives.
 
-    def __init__(self, ws: ClientConnection) -> None:
+    Like the page's script, every action carries the basis the page shows (the
+    ``#live-version`` marker's ``data-basis``: room version, game number, the game's own
+    fields); fields passed to ``act`` override it (to send a stale action on purpose).
+    """
+
+    def __init__(self, ws: ClientConnection, code: str = "") -> None:
         self.ws = ws
+        self.code = code
         self.fragments: list[str] = []
         self.version = -1
+        self.basis: dict = {}
+        self._basis_version = -1
         self._waiters: dict[str, asyncio.Future[Reply]] = {}
         self._reader = asyncio.create_task(self._read())
         self._changed = asyncio.Event()
@@ -42,6 +55,10 @@ class RoomSocket:
         try:
             async for text in self.ws:
                 self.fragments.append(text)
+                for m in BASIS.finditer(text):
+                    if int(m.group(1)) >= self._basis_version:
+                        self._basis_version = int(m.group(1))
+                        self.basis = json.loads(html.unescape(m.group(2)))
                 if m := LIVE.search(text):
                     self.version = max(self.version, int(m.group(1)))
                     self._changed.set()
@@ -63,13 +80,23 @@ class RoomSocket:
         await self.ws.send(text)
 
     async def act(self, kind: str, action_id: str | None = None, timeout: float = 10,
-                  **fields) -> Reply:
-        """Send ``{"type": kind, "action_id": ..., **fields}`` and wait for ack or error."""
+                  basis: dict | None = None, **fields) -> Reply:
+        """Send ``{"type": kind, "action_id": ..., **basis, **fields}`` and wait for the ack
+        or error (``basis``: the page's own unless given). First waits until this page shows
+        the newest version acknowledged in the room (so it acts on what a person would see);
+        after an ack, until it shows the version the action made."""
+        await self.wait_version(max(_ACKED.get(self.code, 0), 0), timeout)
         action_id = action_id or uuid.uuid4().hex
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
-        await self.ws.send(json.dumps({"type": kind, "action_id": action_id, **fields}))
-        return await asyncio.wait_for(fut, timeout)
+        base = self.basis if basis is None else basis
+        await self.ws.send(json.dumps({**base, "type": kind, "action_id": action_id,
+                                       **fields}))
+        reply = await asyncio.wait_for(fut, timeout)
+        if reply.ok:
+            _ACKED[self.code] = max(_ACKED.get(self.code, 0), reply.version)
+            await self.wait_version(reply.version, timeout)
+        return reply
 
     async def hello(self, version: int) -> None:
         """Say which room version this page has."""
@@ -91,6 +118,14 @@ class RoomSocket:
         """Close the socket."""
         await self.ws.close()
         self._reader.cancel()
+
+
+async def wait_for(condition, timeout: float = 10) -> None:
+    """Wait until ``condition()`` is true; ``TimeoutError`` after ``timeout`` seconds."""
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+    await asyncio.wait_for(wait(), timeout)
 
 
 @dataclass
@@ -127,7 +162,7 @@ class Guest:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         ws = await connect(ws_url, origin=origin or self.base_url,
                            additional_headers={"Cookie": cookie}, open_timeout=10)
-        sock = RoomSocket(ws)
+        sock = RoomSocket(ws, code)
         if hello is not None:
             await sock.hello(hello)
         return sock

@@ -8,7 +8,7 @@ template its view. It never touches the database, the clock or a random source o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
@@ -62,6 +62,19 @@ class Table:
     watching_since: datetime | None = None
 
 
+def next_in_order(order: Sequence[int], after: int, gone: Collection[int]) -> int | None:
+    """The first seat of ``order`` (seat ids in table order) after ``after``, going round the
+    table, that is not in ``gone``; ``after`` itself when it is the only one left; None when
+    every seat is gone. ``after`` must be in ``order``.
+
+    The turn order of every room game (docs/rules.md, "Turn order"): whoever joined, left or
+    was removed, play passes to the next remaining seat after the last one who played.
+    """
+    start = order.index(after)
+    ring = list(order[start + 1:]) + list(order[:start + 1])
+    return next((seat for seat in ring if seat not in gone), None)
+
+
 class Part(NamedTuple):
     """One separately updatable piece of a running game's live area.
 
@@ -100,11 +113,18 @@ class GamePlugin(Protocol):
     def decide(self, state: Any, seat_id: int, action: dict[str, Any], dice: Dice) -> list[Event]:
         """The events a seat's action causes; raises ``ActionError`` and changes nothing."""
 
+    def basis(self, state: Any) -> dict[str, int]:
+        """What a page showing ``state`` decided its game actions on (e.g. the roll number):
+        the room service refuses a game action whose fields differ as ``stale``."""
+
     def remove_seat(self, state: Any, seat_id: int) -> list[Event]:
         """Events taking ``seat_id`` out of a running game (host removed it or it left)."""
 
     def deadline(self, state: Any, table: Table, now: datetime) -> datetime | None:
         """When the server must act for someone next (timers, an away roller), or None."""
+
+    def away_deadlines(self, state: Any, table: Table, now: datetime) -> dict[int, datetime]:
+        """Per away seat the table waits for, when the server acts for it (a countdown)."""
 
     def on_timer(self, state: Any, table: Table, now: datetime, dice: Dice) -> list[Event]:
         """Automatic events due at ``now`` (marked ``auto``); empty when nothing is due."""

@@ -89,12 +89,13 @@ class KniffelGame:
     def decide(
         self, state: KniffelState, seat_id: int, action: dict[str, Any], dice: Dice
     ) -> list[Event]:
-        """Events for ``{"type": "roll", "rolls"?: n}``, ``{"type": "hold", "die": 0..4,
-        "held"?: bool}`` (without ``held`` the die toggles) or ``{"type": "score", "box": id,
-        "column"?: n}`` by ``seat_id``. Raises ``ActionError`` (nothing changes) when the seat
-        is not playing or not on turn, the game is over, a roll names a roll count that is no
-        longer current (a double click), no roll is left, no die is free, there are no dice
-        yet, the die or box is unknown, the box is filled, or the column is not open.
+        """Events for ``{"type": "roll"}``, ``{"type": "hold", "die": 0..4, "held": bool}``
+        (the state the page wants: a repeated hold changes nothing) or ``{"type": "score",
+        "box": id, "column"?: n}`` by ``seat_id``. The turn and roll the action was decided
+        on (``basis``) are checked by the room service before this. Raises ``ActionError``
+        (nothing changes) when the seat is not playing or not on turn, the game is over, no
+        roll is left, no die is free, there are no dice yet, ``held`` is missing, the die or
+        box is unknown, the box is filled, or the column is not open.
         """
         if seat_id not in state.active:
             raise ActionError("not_playing", "You are not playing in this game.")
@@ -107,8 +108,6 @@ class KniffelGame:
             raise ActionError("not_your_turn", "It is not your turn.")
         turn = state.turn
         if kind == "roll":
-            if "rolls" in action and str(action["rolls"]) != str(turn.rolls):
-                raise ActionError("stale_roll", "Those dice were already rolled.")
             if turn.rolls >= 3:
                 raise ActionError("no_rolls_left", "You have rolled three times: choose a box.")
             if not turn.can_roll:
@@ -125,8 +124,8 @@ class KniffelGame:
             if turn.rolls >= 3:
                 raise ActionError("no_rolls_left", "You have rolled three times: choose a box.")
             held = action.get("held")
-            if not isinstance(held, bool):
-                held = not turn.held[die]
+            if not isinstance(held, bool):  # the state wanted, so a repeat cannot flip it back
+                raise ActionError("bad_message", "The message is malformed.")
             return [Event("hold", {"die": die, "held": held}, seat_id)]
         box, column = _box_and_column(state, seat_id, action)
         card = state.cards[seat_id][column]
@@ -138,6 +137,13 @@ class KniffelGame:
         """A ``leave`` event when ``seat_id`` still plays, else nothing."""
         return [Event("leave", {}, seat_id)] if seat_id in state.active else []
 
+    def basis(self, state: KniffelState) -> dict[str, int]:
+        """What a page's action is decided on: ``turn`` (``KniffelState.turn_no``) and
+        ``rolls`` (rolls made in that turn). A score, hold or roll naming another turn or roll
+        count was decided on dice that are gone, and is refused as stale (docs/rules.md,
+        "Stale actions")."""
+        return {"turn": state.turn_no, "rolls": state.turn.rolls}
+
     # ----- timers ----------------------------------------------------------------------------
 
     def deadline(self, state: KniffelState, table: Table, now: datetime) -> datetime | None:
@@ -146,14 +152,23 @@ class KniffelGame:
         if state.over or state.current is None:
             return None
         started = state.turn_started_at or table.started_at
-        due: list[datetime] = []
+        due = list(self.away_deadlines(state, table, now).values())
         if state.timer and started is not None:
             due.append(started + timedelta(seconds=state.timer))
-        if state.current not in table.online:
-            away = table.away_since.get(state.current) or table.watching_since
-            since = [t for t in (started, away) if t is not None]
-            due.append((max(since) if since else now) + AWAY_GRACE)
         return min(due) if due else None
+
+    def away_deadlines(self, state: KniffelState, table: Table,
+                       now: datetime) -> dict[int, datetime]:
+        """``{seat: when the server finishes its turn}`` for the player on turn while away
+        (no open socket): ``AWAY_GRACE`` after the later of the turn's start and their going
+        away; empty otherwise. Shown as a countdown on every screen."""
+        seat = state.current
+        if state.over or seat is None or seat in table.online:
+            return {}
+        started = state.turn_started_at or table.started_at
+        away = table.away_since.get(seat) or table.watching_since
+        since = [t for t in (started, away) if t is not None]
+        return {seat: (max(since) if since else now) + AWAY_GRACE}
 
     def on_timer(
         self, state: KniffelState, table: Table, now: datetime, dice: Dice

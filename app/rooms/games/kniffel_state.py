@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from app.engines.kniffel import DICE, Scorecard, Turn
-from app.rooms.games.base import Event
+from app.rooms.games.base import Event, next_in_order
 
 
 @dataclass
@@ -37,7 +37,9 @@ class KniffelState:
     (``joker``, ``five_alike_full_house``, ``extra_bonus``); ``timer``: seconds per turn (0 off);
     ``order``: seat ids in play order; ``cards``: per seat one Scorecard per column;
     ``current``: the seat on turn (None when over); ``turn``: its dice, holds and rolls;
-    ``turns``: turns finished; ``turn_started_at``: when the current turn began (None: at the
+    ``turns``: turns finished; ``turn_no``: the number of the current turn (1 at the start;
+    each scored box or a leave of the player on turn starts the next; what a page's action
+    names as its ``turn``); ``turn_started_at``: when the current turn began (None: at the
     game's start); ``auto``: ``(seat, column, box)`` filled by the server; ``last``: per seat
     the ``(column, box)`` filled last; ``roll_auto``: the current turn's dice were rolled by
     the server.
@@ -52,6 +54,7 @@ class KniffelState:
     current: int | None = None
     turn: Turn = field(default_factory=Turn)
     turns: int = 0
+    turn_no: int = 1
     turn_started_at: datetime | None = None
     left: set[int] = field(default_factory=set)
     auto: set[tuple[int, int, str]] = field(default_factory=set)
@@ -133,12 +136,10 @@ def fold(state: KniffelState, event: Event) -> None:
 
 def _next_turn(state: KniffelState, after: int, at: datetime | None) -> None:
     """Pass the turn to the next active seat after ``after`` (in play order) with an open box."""
-    start = state.order.index(after)
-    ring = state.order[start + 1:] + state.order[:start + 1]
-    state.current = next(
-        (s for s in ring if s not in state.left and state.column_of(s) is not None), None
-    )
+    done = state.left | {s for s in state.order if state.column_of(s) is None}
+    state.current = next_in_order(state.order, after, done)
     state.turn = Turn()
+    state.turn_no += 1
     state.roll_auto = False
     state.turn_started_at = at
 

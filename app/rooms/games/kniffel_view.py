@@ -68,6 +68,7 @@ def public(state: KniffelState) -> dict[str, Any]:
         "current": current,
         "column": state.column_of(current) if current is not None else None,
         "turns": state.turns,
+        "turn_no": state.turn_no,
         "dice": list(state.turn.dice),
         "held": list(state.turn.held),
         "rolls": state.turn.rolls,
@@ -100,7 +101,7 @@ def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
         "held": list(turn.held),
         "rolls": turn.rolls,
         "max_rolls": MAX_ROLLS,
-        "turn_no": state.turns,
+        "turn_no": state.turn_no,
         "roll_auto": state.roll_auto,
         "deadline": state.turn_started_at + timedelta(seconds=state.timer)
         if state.timer and state.turn_started_at and not state.over else None,

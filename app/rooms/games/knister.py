@@ -25,7 +25,15 @@ from app.engines.knister import (
     auto_cell,
     score_grid,
 )
-from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
+from app.rooms.games.base import (
+    ActionError,
+    Dice,
+    Event,
+    OptionError,
+    Part,
+    Table,
+    next_in_order,
+)
 
 ROLLS_PER_GAME = 25  # RULES.md, Knister: "25 rolls fill every grid"
 AWAY_ROLLER_GRACE = timedelta(seconds=15)
@@ -69,11 +77,15 @@ class KnisterState:
 
     @property
     def roller(self) -> int | None:
-        """The seat whose turn it is to roll next (None when the game is over or waiting)."""
-        active = self.active
-        if not active or len(self.rolls) >= ROLLS_PER_GAME:
+        """The seat whose turn it is to roll next: the next seat still in the game after the
+        last roller, in table order (the start player for the first roll), whoever left
+        since (docs/rules.md, Knister: "the roll passes round the table"). None when the
+        game is over or nobody is left."""
+        if not self.order or len(self.rolls) >= ROLLS_PER_GAME:
             return None
-        return active[len(self.rolls) % len(active)]
+        if not self.roll_rollers:
+            return next_in_order(self.order, self.order[-1], self.left)
+        return next_in_order(self.order, self.roll_rollers[-1], self.left)
 
     @property
     def current_sum(self) -> int | None:
@@ -128,7 +140,7 @@ class KnisterGame:
         """Fold one stored ``roll``, ``place`` or ``leave`` event into ``state``."""
         if event.type == "roll":
             state.rolls.append((event.payload["dice"][0], event.payload["dice"][1]))
-            state.roll_rollers.append(event.seat_id or 0)
+            state.roll_rollers.append(event.seat_id)
             if event.payload.get("auto"):
                 state.auto_rolls.add(len(state.rolls) - 1)
             state.placed = set()
@@ -165,11 +177,6 @@ class KnisterGame:
             cell = _parse_cell(action.get("cell"))
             if not state.roll_pending:
                 raise ActionError("no_roll", "There is no roll to place yet.")
-            # A page that tapped a cell for an earlier roll (it was offline, or behind) must
-            # not place a sum its player never saw: the cell buttons carry the roll number.
-            seen = action.get("roll")
-            if seen is not None and seen != len(state.rolls):
-                raise ActionError("stale_roll", "That roll is over: look at the new one.")
             if seat_id in state.placed:
                 raise ActionError("already_placed", "You have already placed this roll.")
             try:
@@ -182,6 +189,13 @@ class KnisterGame:
             return [Event("place", {"cell": list(cell), "value": value, "auto": False}, seat_id)]
         raise ActionError("unknown_action", "Unknown action.")
 
+    def basis(self, state: KnisterState) -> dict[str, int]:
+        """What a page's action is decided on: ``roll``, the number of rolls it has seen. A
+        placement of an earlier roll (the page was offline, or behind) would write a sum its
+        player never saw, and a roll for an earlier turn would roll twice: both are refused
+        as stale (docs/rules.md, "Stale actions")."""
+        return {"roll": len(state.rolls)}
+
     def remove_seat(self, state: KnisterState, seat_id: int) -> list[Event]:
         """A ``leave`` event when ``seat_id`` still plays, else nothing."""
         return [Event("leave", {}, seat_id)] if seat_id in state.active else []
@@ -190,19 +204,26 @@ class KnisterGame:
         """Placement deadline (timer on) or the away roller's grace end, else None."""
         if self.is_over(state):
             return None
+        dues = list(self.away_deadlines(state, table, now).values())
+        if state.roll_pending and state.timer and state.rolled_at:
+            dues.append(state.rolled_at + timedelta(seconds=state.timer))
+        return min(dues) if dues else None
+
+    def away_deadlines(self, state: KnisterState, table: Table,
+                       now: datetime) -> dict[int, datetime]:
+        """``{seat: when the server acts for it}`` for every away seat (no open socket) the
+        table waits for: each away placer of the current roll (``AWAY_PLACER_GRACE``), or
+        the away roller (``AWAY_ROLLER_GRACE``). Shown as a countdown on every screen."""
+        if self.is_over(state):
+            return {}
         if state.roll_pending:
-            dues = []
-            if state.timer and state.rolled_at:
-                dues.append(state.rolled_at + timedelta(seconds=state.timer))
-            # without a timer, a player who went away is placed for after a grace period
-            dues += [_away_due(state, table, seat, now, AWAY_PLACER_GRACE)
-                     for seat in state.active
-                     if seat not in state.placed and seat not in table.online]
-            return min(dues) if dues else None
+            return {seat: _away_due(state, table, seat, now, AWAY_PLACER_GRACE)
+                    for seat in state.active
+                    if seat not in state.placed and seat not in table.online}
         roller = state.roller
         if roller is not None and roller not in table.online:
-            return _away_due(state, table, roller, now, AWAY_ROLLER_GRACE)
-        return None
+            return {roller: _away_due(state, table, roller, now, AWAY_ROLLER_GRACE)}
+        return {}
 
     def on_timer(
         self, state: KnisterState, table: Table, now: datetime, dice: Dice

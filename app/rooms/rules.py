@@ -1,0 +1,119 @@
+"""Room-level rules as pure functions: what an action was decided on (its basis), who takes
+over as host, and when.
+
+No database, no clock, no sockets: the room service passes in the state, who is online and
+the time. See docs/rules.md, "Rooms" (stale actions, turn order, host hand-over).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.rooms.errors import RoomError
+from app.rooms.state import RoomState, SeatInfo
+
+HOST_GRACE = timedelta(seconds=30)
+"""A host away this long outside a running game hands the host role to a present seat."""
+
+ROOM_BASIS: dict[str, tuple[str, ...]] = {
+    "start": ("version",),
+    "options": ("version",),
+    "next_game": ("version",),
+    "rematch": ("version",),
+    "remove": ("version",),
+    "leave": ("game",),
+    "ready": ("game",),
+}
+"""Per room-level message type, the fields of ``page_basis`` it must carry unchanged: the
+room version for decisions that depend on the whole table (who is seated, the options, the
+result), the game number for "I leave" and "I am ready", which only depend on which game the
+page shows (so players at a busy Knister table are not refused for each other's moves)."""
+
+def room_basis(state: RoomState) -> dict[str, int]:
+    """``{"version": room version, "game": number of the latest game (0 before the first)}``."""
+    return {"version": state.version, "game": state.game.number if state.game else 0}
+
+
+def page_basis(state: RoomState) -> dict[str, int]:
+    """Everything a page showing ``state`` sends with each action: the room basis and, while
+    a game state exists, the game's own (``GamePlugin.basis``: Knister ``roll``, Kniffel
+    ``turn`` and ``rolls``). Rendered into the page's ``#live-version`` marker."""
+    basis = room_basis(state)
+    if state.game_state is not None:
+        basis.update(state.plugin.basis(state.game_state))
+    return basis
+
+
+def required_basis(state: RoomState, kind: str) -> dict[str, int]:
+    """The basis fields a message of type ``kind`` must carry, with their current values:
+    ``ROOM_BASIS`` for room actions, the plug-in's whole ``basis`` for game actions (none
+    when no game state exists: such an action is refused for other reasons)."""
+    if kind in ROOM_BASIS:
+        basis = room_basis(state)
+        return {key: basis[key] for key in ROOM_BASIS[kind]}
+    if state.game_state is None:
+        return {}
+    return dict(state.plugin.basis(state.game_state))
+
+
+def check_basis(required: Mapping[str, int], message: Mapping[str, Any]) -> None:
+    """Refuse a message decided on another state than the current one.
+
+    ``required``: field -> current value (``required_basis``); ``message``: the client's
+    JSON object. Raises ``RoomError("stale")`` when a field is missing, not an integer, or
+    differs (the page always sends them, so a missing one means an outdated page).
+    """
+    for key, value in required.items():
+        seen = message.get(key)
+        if type(seen) is not int or seen != value:
+            raise RoomError("stale", "The table changed before your action arrived. "
+                                     "Have a look and try again.")
+
+
+def heir(state: RoomState, online: Collection[str], leaving: int | None = None
+         ) -> SeatInfo | None:
+    """Who becomes host after the current host (or after the seat ``leaving``): the next
+    active seat after the host's in seat order whose player is online, else the next active
+    seat at all; None when nobody else is seated.
+
+    ``online``: player ids with an open socket in the room.
+    """
+    host = state.host_seat
+    after = leaving if leaving is not None else (host.id if host else None)
+    positions = [s.id for s in state.seats]
+    if after in positions:
+        start = positions.index(after)
+        ring = state.seats[start + 1:] + state.seats[:start]
+    else:
+        ring = list(state.seats)
+    candidates = [s for s in ring if s.status == "active" and s.id != after]
+    present = [s for s in candidates if s.player_id in online]
+    if present:
+        return present[0]
+    return candidates[0] if candidates else None
+
+
+def host_handoff(state: RoomState, online: Collection[str],
+                 away_since: Mapping[str, datetime], watching_since: datetime,
+                 grace: timedelta = HOST_GRACE) -> tuple[datetime, SeatInfo] | None:
+    """When and to whom the host role passes because the host is away outside a running game
+    (lobby or result screen), or None when it does not (host online or not seated, a game
+    running, or nobody present to take over).
+
+    ``away_since``: player id -> when this process saw them go (UTC); ``watching_since``:
+    since when this process tracks the room (a host not seen since is away since then);
+    ``grace``: how long the host may be away (``HOST_GRACE`` unless configured).
+    Coming back before the deadline keeps the role; after it, the role stays with the heir.
+    """
+    if state.status == "playing":
+        return None
+    host = state.host_seat
+    if host is None or host.player_id in online:
+        return None
+    successor = heir(state, online)
+    if successor is None or successor.player_id not in online:
+        return None
+    since = away_since.get(host.player_id, watching_since)
+    return since + grace, successor
