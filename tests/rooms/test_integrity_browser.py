@@ -1,0 +1,160 @@
+"""Live-play integrity in Debian Chromium (issue 11): a page that is behind cannot score on
+dice it never saw, and a host who closes the lobby tab is replaced after the grace period."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import chromium, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+HOST_GRACE = 3  # seconds, for this module's servers (the product's default is 30)
+
+
+@pytest.fixture
+def server_env(server_env):
+    """The rooms' server environment with a short host hand-over grace."""
+    return {**server_env, "HOST_GRACE_SECONDS": str(HOST_GRACE)}
+
+
+def load(server, code: str, faces: list[int]) -> None:
+    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    assert r.status_code == 200, r.text
+
+
+def state(server, code: str) -> dict:
+    return httpx.get(f"{server.url}/r/{code}/state.json").json()
+
+
+def create_room(page, server, game: str, name: str) -> str:
+    page.goto(server.url + "/rooms/new")
+    page.select_option("select[name=game]", game)
+    page.fill("input[name=name]", name)
+    page.click("form.new-room button[type=submit]")
+    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
+    expect(page.locator("body")).to_have_class(_online())
+    return page.url.rsplit("/", 1)[1]
+
+
+def join(page, server, code: str, name: str) -> None:
+    page.goto(f"{server.url}/r/{code}")
+    page.fill("input[name=name]", name)
+    page.click("form[data-action=join] button[type=submit]")
+    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
+    expect(page.locator("body")).to_have_class(_online())
+
+
+def _online():
+    import re
+    return re.compile(r"\bonline\b")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
+    with chromium() as browser:
+        anna_ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
+        bram_ctx = browser.new_context(locale="en-GB")
+        anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+        code = create_room(anna, server, "kniffel", "Anna")
+        join(bram, server, code, "Bram")
+        expect(anna.locator("#live .seat[data-presence=online]")).to_have_count(2)
+        anna.click("#live [data-action=start]")
+        expect(anna.locator("#live .scoresheet")).to_be_visible()
+        first = state(server, code)["current"]["order"][0]
+        seats = {s["id"]: s["name"] for s in state(server, code)["seats"]}
+        player = anna if seats[first] == "Anna" else bram
+        context = anna_ctx if player is anna else bram_ctx
+
+        # The same player's other tab goes through a proxy that can hold back what the server
+        # sends: the page stays connected but falls behind (a slow or stalled network).
+        held: list = []
+        behind = {"on": False}
+        routes: dict = {}
+        slow_tab = context.new_page()
+
+        def route(ws) -> None:
+            server_side = ws.connect_to_server()
+            routes["page"] = ws
+            ws.on_message(lambda message: server_side.send(message))
+            server_side.on_message(
+                lambda message: held.append(message) if behind["on"] else ws.send(message))
+
+        slow_tab.route_web_socket("**/ws", route)
+        slow_tab.goto(f"{server.url}/r/{code}")
+        expect(slow_tab.locator("#live .scoresheet")).to_be_visible()
+        expect(slow_tab.locator("body")).to_have_class(_online())
+
+        load(server, code, [1, 2, 3, 3, 4])  # chance 13
+        slow_tab.click("#live [data-action=roll]")
+        expect(slow_tab.locator("#live .dice")).to_have_attribute("data-roll", "12334")
+        expect(slow_tab.locator("#live button[data-box=chance]")).to_have_attribute(
+            "data-points", "13")
+        behind["on"] = True
+        load(server, code, [6, 6, 6, 2, 2])  # the other tab rolls again: chance 22
+        expect(player.locator("#live .dice")).to_have_attribute("data-roll", "12334")
+        player.click("#live [data-action=roll]")
+        expect(player.locator("#live .dice")).to_have_attribute("data-roll", "66622")
+        version = state(server, code)["version"]
+
+        slow_tab.click("#live button[data-box=chance]")  # decided on 1 2 3 3 4
+        for _ in range(200):  # until the server's answer arrived at the proxy (bounded)
+            if any('data-error="stale"' in m for m in held if isinstance(m, str)):
+                break
+            slow_tab.wait_for_timeout(50)
+        else:
+            raise AssertionError(f"no stale answer; held back: {held!r}")
+        behind["on"] = False
+        for message in held:  # the page catches up: the error, then the table as it is now
+            routes["page"].send(message)
+        held.clear()
+        expect(slow_tab.locator("#room-error")).to_have_attribute("data-error", "stale")
+        expect(slow_tab.locator("#live .dice")).to_have_attribute("data-roll", "66622")
+        expect(slow_tab.locator("#live button[data-box=chance]")).to_have_attribute(
+            "data-points", "22")
+        current = state(server, code)
+        assert current["version"] == version
+        assert current["current"]["sheets"][str(first)][0]["boxes"]["chance"] is None
+        screenshot(slow_tab, "integrity-stale-score-refused")
+        # with what it shows now, the page scores the dice on the table
+        slow_tab.click("#live button[data-box=chance]")
+        expect(player.locator(f"#live [data-slot='{first}/0/chance']")).to_have_attribute(
+            "data-value", "22")
+        for ctx in (anna_ctx, bram_ctx):
+            ctx.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_a_host_who_closes_the_lobby_tab_is_replaced_and_the_new_host_starts(server) -> None:
+    with chromium() as browser:
+        contexts = [browser.new_context(locale=locale) for locale in ("en-GB", "nl-NL", "de-DE")]
+        anna, bram, cato = (ctx.new_page() for ctx in contexts)
+        code = create_room(anna, server, "knister", "Anna")
+        join(bram, server, code, "Bram")
+        join(cato, server, code, "Cato")
+        expect(anna.locator("#live .seat[data-presence=online]")).to_have_count(3)
+        seats = {s["name"]: s["id"] for s in state(server, code)["seats"]}
+        expect(bram.locator("#live [data-action=start]")).to_have_count(0)
+
+        anna.close()  # the host's only tab
+        for page, text in ((bram, "Bram wordt gastheer over"), (cato, "Bram wird in")):
+            countdown = page.locator(f"#live [data-host-handoff='{seats['Bram']}']")
+            expect(countdown).to_contain_text(text)
+        screenshot(cato, "integrity-host-handoff-countdown")
+        # after the grace period the role and its controls pass to Bram, the next present seat
+        expect(bram.locator("#live [data-action=start]")).to_be_visible(
+            timeout=(HOST_GRACE + 10) * 1000)
+        assert state(server, code)["host_seat"] == seats["Bram"]
+        expect(cato.locator("#live [data-host-handoff]")).to_have_count(0)
+        bram.click("#live [data-action=start]")
+        for page in (bram, cato):
+            expect(page.locator("#live")).to_have_attribute("data-status", "playing")
+        # Anna comes back: a player again, not the host
+        anna = contexts[0].new_page()
+        anna.goto(f"{server.url}/r/{code}")
+        expect(anna.locator("#live")).to_have_attribute("data-status", "playing")
+        assert state(server, code)["host_seat"] == seats["Bram"]
+        for ctx in contexts:
+            ctx.close()
