@@ -2,18 +2,16 @@
 
 Dice come from the test queue (``POST /_test/rooms/<code>/dice``), loaded right before each
 roll with exactly as many faces as there are free dice, so every roll is known in advance and
-the same turns can be replayed on the engine's ``Scorecard``.
+every expected total is worked out by hand from the rules (never by the server's scorer).
 """
 
 from __future__ import annotations
 
-import random
 import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.engines.kniffel import Scorecard
 from app.rooms.dice import DiceSource
 from app.rooms.games.kniffel import AWAY_GRACE
 from app.rooms.service import RoomService
@@ -89,20 +87,40 @@ async def play_turn(table: Table, seat: int, rolls: list[tuple[list[int], list[i
     return dice
 
 
-def card_for(kind: str, options: dict) -> Scorecard:
-    return Scorecard(kind, joker=options.get("joker", True),
-                     five_alike_full_house=options.get("five_alike_full_house", False),
-                     extra_bonus=options.get("extra_bonus", True))
+# One roll per box, with its points worked out by hand from RULES.md ("kniffel" scoring for
+# Kniffel and KitKniff, then "yatzy" scoring).
+ROLL_FOR = {
+    "ones": ([1, 1, 1, 2, 3], 3, 3),
+    "twos": ([2, 2, 2, 4, 5], 6, 6),
+    "threes": ([3, 3, 3, 1, 2], 9, 9),
+    "fours": ([4, 4, 4, 1, 2], 12, 12),
+    "fives": ([5, 5, 5, 1, 2], 15, 15),
+    "sixes": ([6, 6, 6, 1, 2], 18, 18),  # upper 63: bonus 35 (Yatzy 50)
+    "one_pair": ([6, 6, 1, 2, 3], None, 12),
+    "two_pairs": ([5, 5, 4, 4, 1], None, 18),
+    "three_of_a_kind": ([4, 4, 4, 5, 6], 23, 12),
+    "four_of_a_kind": ([2, 2, 2, 2, 6], 14, 8),
+    "full_house": ([3, 3, 5, 5, 5], 25, 21),
+    "small_straight": ([1, 2, 3, 4, 5], 30, 15),
+    "large_straight": ([2, 3, 4, 5, 6], 40, 20),
+    "yahtzee": ([6, 6, 6, 6, 6], 50, 50),
+    "chance": ([6, 5, 4, 3, 1], 19, 19),
+}
+# Anna: a yahtzee of fives in three rolls (50), then 3 3 3 3 3 into full house (the joker:
+# 25 and the extra bonus, 50 in Kniffel, 100 in KitKniff; Yatzy has neither: 0), then one
+# roll per remaining box. Bram: one roll per box.
+# Kniffel: Anna 63 + 35 + 50 + 25 + (23 + 14 + 30 + 40 + 19) + 50 = 349, Bram 98 + 201 = 299.
+# Yatzy: Anna 63 + 50 + 50 + 0 + (12 + 18 + 12 + 8 + 15 + 20 + 19) = 267,
+#        Bram 113 + (12 + 18 + 12 + 8 + 21 + 15 + 20 + 19 + 50) = 288.
+EXPECTED_TOTALS = {"kniffel": (349, 299), "kitkniff": (399, 299), "yatzy": (267, 288)}
 
 
 @pytest.mark.parametrize("kind", ["kniffel", "kitkniff", "yatzy"])
-async def test_a_full_game_ends_with_the_engine_totals_extra_bonus_and_joker(server, kind):
+async def test_a_full_game_ends_with_hand_worked_totals_extra_bonus_and_joker(server, kind):
     table = await start(server, kind)
     a, b = (await table.current())["order"]
-    boxes = list(Scorecard(kind).boxes)
-    cards = {a: card_for(kind, {}), b: card_for(kind, {})}
-    rng = random.Random(f"kniffel-live-{kind}")
-    # Anna: a yahtzee in three rolls (holding the fives), then a second five-alike as a joker
+    column = 2 if kind == "yatzy" else 1
+    boxes = [box for box, roll in ROLL_FOR.items() if roll[column] is not None]
     order_a = ["yahtzee", "full_house"] + [x for x in boxes if x not in ("yahtzee", "full_house")]
     plans = {a: order_a, b: boxes}
     for turn in range(len(boxes)):
@@ -113,29 +131,27 @@ async def test_a_full_game_ends_with_the_engine_totals_extra_bonus_and_joker(ser
             elif seat == a and turn == 1:
                 rolls = [([3, 3, 3, 3, 3], [])]
             else:
-                first = [rng.randint(1, 6) for _ in range(5)]
-                keep = [i for i, f in enumerate(first) if f == max(first)]
-                rolls = [(first, keep)]
-                if len(keep) < 5 and rng.random() < 0.6:
-                    rolls.append(([rng.randint(1, 6) for _ in range(5 - len(keep))], []))
-            dice = await play_turn(table, seat, rolls, box)
-            cards[seat].fill(box, dice)
+                rolls = [(ROLL_FOR[box][0], [])]
+            await play_turn(table, seat, rolls, box)
     state = await table.state()
     current = state["current"]
     assert state["status"] == "finished" and current["over"] is True
-    assert current["totals"] == {str(s): c.total for s, c in cards.items()}
+    assert current["totals"] == {str(a): EXPECTED_TOTALS[kind][0],
+                                 str(b): EXPECTED_TOTALS[kind][1]}
     assert state["games"][0]["totals"] == current["totals"]
     anna = current["sheets"][str(a)][0]
     assert anna["boxes"]["yahtzee"] == 50
     assert anna["boxes"]["full_house"] == JOKER_FULL_HOUSE[kind]
     assert anna["extra_bonus"] == EXTRA_BONUS[kind]
+    bram = current["sheets"][str(b)][0]
+    assert bram["boxes"] == {box: ROLL_FOR[box][column] for box in boxes}
     # the final screen ranks both players with their totals
     await table.sockets[1].wait_version(state["version"])
     final = table.sockets[1].last_live()
     shown = re.findall(r'data-final-total="(-?\d+)" data-player="([^"]+)"', final)
-    labels = {str(s["id"]): s["label"] for s in state["seats"]}
-    assert sorted((int(t), p) for t, p in shown) == sorted(
-        (total, labels[seat]) for seat, total in current["totals"].items())
+    labels = {s["id"]: s["label"] for s in state["seats"]}
+    ranked = sorted(zip(EXPECTED_TOTALS[kind], (a, b), strict=True), reverse=True)
+    assert shown == [(str(total), labels[seat]) for total, seat in ranked]
     await table.close()
 
 

@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from app.engines.knister import score_grid
 from tests.support.players import Guest, wait_for
 
 pytestmark = pytest.mark.server
@@ -48,23 +47,39 @@ async def _close(guests, sockets):
         await g.aclose()
 
 
-async def test_two_players_play_all_25_rolls_and_totals_match_the_engine(server) -> None:
+# 25 sums (dice loaded in this order); Anna writes them row by row from the top left, Bram
+# from the bottom right backwards, so Bram's grid is Anna's turned round: the same lines.
+SUMS = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 7, 7, 7, 7, 7, 5, 5, 6, 6, 6, 4, 4, 9, 9, 2]
+DICE_FOR = {2: [1, 1], 3: [1, 2], 4: [1, 3], 5: [2, 3], 6: [3, 3], 7: [3, 4], 8: [4, 4],
+            9: [4, 5], 10: [5, 5], 11: [5, 6], 12: [6, 6]}
+# Worked out by hand (docs/rules.md, Knister): rows 2-6 straight without 7 (10), 8-12 the same
+# (10), five 7s (10), 5 5 6 6 6 full house (8), 4 4 9 9 2 two pairs (3); columns
+# 2 8 7 5 4, 3 9 7 5 4, 4 10 7 6 9, 5 11 7 6 9 nothing, 6 12 7 6 2 a pair (1); diagonal
+# 2 9 7 6 2 a pair (1, doubled: 2), 6 11 7 5 4 nothing. 41 + 1 + 2 = 44.
+HAND_TOTAL = 44
+
+
+async def test_two_players_play_all_25_rolls_to_hand_worked_totals(server) -> None:
     guests, sockets, code = await _start_game(server)
+    faces = [face for total in SUMS for face in DICE_FOR[total]]
+    r = await guests[0].http.post(f"/_test/rooms/{code}/dice", json={"faces": faces})
+    assert r.status_code == 200
     for _ in range(25):
         await _play_roll(guests, sockets, code, cell_for=lambda i, empty: empty[-1 if i else 0])
     state = await guests[0].state(code)
     assert state["status"] == "finished"
     current = state["current"]
     assert current["over"] is True
-    for seat_id, grid in current["sheets"].items():
-        assert current["totals"][seat_id] == score_grid(grid).total
+    assert [sum(roll) for roll in current["rolls"]] == SUMS
+    seat_ids = [str(s["id"]) for s in state["seats"]]
+    anna = current["sheets"][seat_ids[0]]
+    assert anna[3] == [5, 5, 6, 6, 6]
+    assert current["totals"] == {seat_ids[0]: HAND_TOTAL, seat_ids[1]: HAND_TOTAL}
     assert state["games"][0]["totals"] == current["totals"]
     await sockets[1].wait_version(state["version"])
     final = sockets[1].last_live()
     shown = re.findall(r'data-final-total="(-?\d+)" data-player="([^"]+)"', final)
-    labels = {str(s["id"]): s["label"] for s in state["seats"]}
-    assert sorted((int(t), p) for t, p in shown) == sorted(
-        (total, labels[seat]) for seat, total in current["totals"].items())
+    assert shown == [(str(HAND_TOTAL), "Anna"), (str(HAND_TOTAL), "Bram")]
     await _close(guests, sockets)
 
 
