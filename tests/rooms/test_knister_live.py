@@ -251,3 +251,20 @@ async def test_a_placement_sends_other_seats_only_what_changed(server) -> None:
         value = (await guests[0].state(code))["current"]["sheets"][str(seat_ids[0])][4][4]
         assert f'data-value="{value}"' in update
     await _close(guests, sockets)
+
+
+async def test_every_screen_counts_down_for_an_away_placer_and_roller(server) -> None:
+    guests, sockets, code = await _start_game(server, ("A", "B", "C"))
+    state = await guests[0].state(code)
+    seat_ids = [s["id"] for s in state["seats"]]
+    roller = seat_ids.index(state["current"]["roller"])
+    assert (await sockets[roller].act("roll")).ok
+    away = next(i for i in range(3) if i != roller)
+    await sockets[away].close()  # B or C closes the tab before placing
+    for i, sock in enumerate(sockets):
+        if i != away:
+            await wait_for(lambda s=sock: re.search(
+                rf'data-away-due="{seat_ids[away]}"><span class="countdown" '
+                rf'data-deadline="\d+" data-deadline-text="away: played for in {{s}} s"',
+                s.fragments[-1] if s.fragments else ""))
+    await _close(guests, [s for i, s in enumerate(sockets) if i != away])
