@@ -95,12 +95,20 @@ def guest_id(client) -> str:
 
 def player_of(client, game_id: int) -> str:
     """The player id owning ``game_id`` (read from the database)."""
+    return _stored(client, game_id).player_id
 
-    async def run() -> str:
+
+def seed_of(client, game_id: int) -> int:
+    """The seed of ``game_id`` (read from the database: no response carries it)."""
+    return _stored(client, game_id).seed
+
+
+def _stored(client, game_id: int) -> GameRow:
+    async def run() -> GameRow:
         db = Database(client.app.state.settings.database_url)
         try:
             async with db.sessionmaker() as session:
-                return (await session.get(GameRow, game_id)).player_id
+                return await session.get(GameRow, game_id)
         finally:
             await db.dispose()
 
