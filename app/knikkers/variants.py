@@ -25,4 +25,3 @@ def parse_variant(value: object) -> int | None:
 def variant_label(variant: int) -> str:
     """The variant's visible name in the current language ("5 op een rij" in Dutch)."""
     return _("5 in a row") if variant == 5 else _("4 in a row")
-
