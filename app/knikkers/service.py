@@ -22,7 +22,8 @@ from app.i18n import gettext as _
 from app.knikkers import log, ranking
 from app.knikkers.dbsql import insert_for
 from app.knikkers.periods import as_utc
-from app.knikkers.variants import KIND, daily_seed, new_seed
+from app.knikkers.seeds import daily_seed, new_seed
+from app.knikkers.variants import KIND
 from app.store.models import Game, GameEvent, Player, utcnow
 
 Cell = tuple[int, int]
@@ -36,11 +37,11 @@ class Refused(Exception):
     """An action the server turns down; nothing was stored.
 
     ``code``: ``not_a_cell``, ``no_ball``, ``taken``, ``unreachable``, ``nothing_to_undo`` (422,
-    refused by the rules) or ``over``, ``stale`` (409, the game is not in the state the client
-    thought). ``cell`` is the (row, col) to flash red, when there is one.
+    refused by the rules) or ``over``, ``stale``, ``playing`` (409, the game is not in the state
+    the client thought). ``cell`` is the (row, col) to flash red, when there is one.
     """
 
-    STATUS = {"over": 409, "stale": 409}
+    STATUS = {"over": 409, "stale": 409, "playing": 409}
 
     def __init__(self, code: str, cell: Cell | None = None) -> None:
         super().__init__(code)
@@ -63,6 +64,7 @@ class Refused(Exception):
             "nothing_to_undo": _("There is no move to take back."),
             "over": _("This game is over."),
             "stale": _("The game changed in another window; this is the current position."),
+            "playing": _("This game is still being played."),
         }.get(self.code, _("That move is not allowed."))
 
 
@@ -143,8 +145,13 @@ async def current_game(session: AsyncSession, player_id: str) -> Game | None:
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
-async def start_daily(session: AsyncSession, player_id: str, variant: int, today: date) -> Game:
-    """Resume the player's unfinished daily game of ``today`` and ``variant``, or start it."""
+async def start_daily(
+    session: AsyncSession, player_id: str, variant: int, today: date, *, secret: str
+) -> Game:
+    """Resume the player's unfinished daily game of ``today`` and ``variant``, or start it.
+
+    ``secret`` is the server's ``SECRET_KEY``, which keys the day's seed (``seeds.daily_seed``).
+    """
     stmt = select(Game).where(
         Game.player_id == player_id, Game.kind == KIND, Game.status == "playing"
     )
@@ -152,15 +159,20 @@ async def start_daily(session: AsyncSession, player_id: str, variant: int, today
         if log.variant_of(row) == variant and log.daily_of(row) == today:
             return row
     return await start_game(
-        session, player_id, variant, seed=daily_seed(variant, today), daily=today
+        session, player_id, variant, seed=daily_seed(secret, variant, today), daily=today
     )
 
 
 async def play_again(session: AsyncSession, source: Game, today: date) -> Game:
     """"Herspelen": a new game of its own with the same seed, variant and start position.
 
-    It stays a daily game only while its date is still today.
+    Only a finished game can be played again (RULES.md, Knikkers: "End screen ... "Herspelen"
+    replays the same seed"): a copy of a game still being played would let its player explore
+    that game's future. It stays a daily game only while its date is still today.
+    Raises Refused ``playing`` (nothing stored) for a game still being played.
     """
+    if source.status != "finished":
+        raise Refused("playing")
     daily = log.daily_of(source)
     return await start_game(
         session,

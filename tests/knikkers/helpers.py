@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 
 from app.engines.knikkers import Game
 from app.knikkers import ranking
+from app.main import SESSION_COOKIE
 from app.store.db import Database
 from app.store.models import Game as GameRow
 from app.store.models import KnikkersScore, Player
@@ -41,6 +44,39 @@ def state(client, game_id: int) -> dict:
     response = client.get(f"/knikkers/games/{game_id}/state")
     assert response.status_code == 200, response.text
     return response.json()
+
+
+@contextmanager
+def as_another_guest(client, cookie: str | None = None) -> Iterator[None]:
+    """Send the requests inside as a different guest, then go back to the client's own session.
+
+    ``cookie``: that guest's session cookie (kept from an earlier block); None: a new guest.
+    """
+    mine = client.cookies[SESSION_COOKIE]
+    client.cookies.clear()
+    if cookie is not None:
+        client.cookies.set(SESSION_COOKIE, cookie)
+    try:
+        yield
+    finally:
+        client.cookies.clear()
+        client.cookies.set(SESSION_COOKIE, mine)
+
+
+def finish(client, game_id: int, limit: int = 2000) -> dict:
+    """Play ``game_id`` to its end with ``choose`` (JSON moves); return the final JSON state.
+
+    Fails when the game is not over after ``limit`` moves.
+    """
+    s = state(client, game_id)
+    for _move in range(limit):
+        if s["over"]:
+            return s
+        src, dst = choose(engine_view(s))
+        assert move(client, game_id, src, dst).status_code == 200
+        s = state(client, game_id)
+    assert s["over"], f"game {game_id} not over after {limit} moves"
+    return s
 
 
 def cell(rc) -> str:
@@ -95,12 +131,20 @@ def guest_id(client) -> str:
 
 def player_of(client, game_id: int) -> str:
     """The player id owning ``game_id`` (read from the database)."""
+    return _stored(client, game_id).player_id
 
-    async def run() -> str:
+
+def seed_of(client, game_id: int) -> int:
+    """The seed of ``game_id`` (read from the database: no response carries it)."""
+    return _stored(client, game_id).seed
+
+
+def _stored(client, game_id: int) -> GameRow:
+    async def run() -> GameRow:
         db = Database(client.app.state.settings.database_url)
         try:
             async with db.sessionmaker() as session:
-                return (await session.get(GameRow, game_id)).player_id
+                return await session.get(GameRow, game_id)
         finally:
             await db.dispose()
 

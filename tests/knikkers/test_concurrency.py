@@ -49,7 +49,7 @@ def _race(server: ServerProcess, cookie: str, game_id: int, src, dst) -> list[in
 
 
 def _position(s: dict) -> dict:
-    keep = ("board", "upcoming", "score", "moves", "lines_cleared", "spawn_index", "over")
+    keep = ("board", "upcoming", "score", "moves", "lines_cleared", "over")
     return {k: s[k] for k in keep}
 
 

@@ -7,8 +7,6 @@ field carries a score, and another player's game is invisible (404).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from sqlalchemy import func, select
 
@@ -19,6 +17,7 @@ from app.store.db import Database
 from app.store.models import GameEvent, KnikkersBest, KnikkersScore
 from tests.knikkers.helpers import (
     JSON,
+    as_another_guest,
     choose,
     engine_view,
     move,
@@ -75,25 +74,13 @@ def test_there_is_no_endpoint_that_finishes_a_game_or_sets_a_score(client) -> No
     assert _counts(client)[:2] == (0, 0)
 
 
-@contextmanager
-def _as_another_guest(client) -> Iterator[None]:
-    """Send the requests inside as a different guest (a fresh session cookie)."""
-    mine = client.cookies[SESSION_COOKIE]
-    client.cookies.clear()
-    try:
-        yield
-    finally:
-        client.cookies.clear()
-        client.cookies.set(SESSION_COOKIE, mine)
-
-
 def test_another_players_game_is_not_found_and_stays_unchanged(client) -> None:
     game_id = start(client)
     s = state(client, game_id)
     src, dst = choose(engine_view(s))
     move(client, game_id, src, dst)
     mine = state(client, game_id)
-    with _as_another_guest(client):
+    with as_another_guest(client):
         intruder = client
         start(intruder, seed=7)  # the intruder is a real guest with a game of their own
         checks = [

@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
 
 from app.knikkers import leaderboard
 from app.knikkers.leaderboard import Board
-from app.knikkers.variants import daily_seed
+from app.knikkers.seeds import daily_seed
 from app.store.db import Database
 from app.store.models import KnikkersBest, KnikkersScoreCount
 from tests.knikkers.helpers import (
@@ -24,6 +24,7 @@ from tests.knikkers.helpers import (
     player_of,
     ranks,
     record_result,
+    seed_of,
     start,
     state,
 )
@@ -213,10 +214,12 @@ def test_the_daily_game_is_one_seed_for_everyone_and_ranked_on_its_board(client)
     assert first.headers["location"] == again.headers["location"]  # resumed, not restarted
     game_id = int(first.headers["location"].rsplit("/", 1)[1])
     s = state(client, game_id)
-    assert s["seed"] == daily_seed(5, today)
+    secret = client.app.state.settings.secret_key
+    assert seed_of(client, game_id) == daily_seed(secret, 5, today)
     four = client.post("/knikkers/daily", data={"variant": "4"}, follow_redirects=False)
-    s4 = state(client, int(four.headers["location"].rsplit("/", 1)[1]))
-    assert (s4["seed"], s4["min_line"]) == (daily_seed(4, today), 4)
+    four_id = int(four.headers["location"].rsplit("/", 1)[1])
+    assert state(client, four_id)["min_line"] == 4
+    assert seed_of(client, four_id) == daily_seed(secret, 4, today)
     while not s["over"]:
         src, dst = choose(engine_view(s))
         move(client, game_id, src, dst)
@@ -226,13 +229,6 @@ def test_the_daily_game_is_one_seed_for_everyone_and_ranked_on_its_board(client)
     assert ranks(board) == [(1, me, s["score"])]
     assert ranks(client.get("/leaderboards/knikkers/5").text) == [(1, me, s["score"])]
     assert ranks(client.get(f"/leaderboards/knikkers/4/daily/{today.isoformat()}").text) == []
-
-
-def test_daily_seeds_are_fixed_per_day_and_variant() -> None:
-    day = date(2026, 11, 29)
-    assert daily_seed(5, day) == daily_seed(5, date(2026, 11, 29))
-    assert len({daily_seed(5, day), daily_seed(4, day), daily_seed(5, day + timedelta(1))}) == 3
-    assert 0 <= daily_seed(5, day) < 2**63
 
 
 def test_rank_of_counts_strictly_better_scores(settings) -> None:

@@ -14,23 +14,16 @@ from app.settings import Settings
 from tests.knikkers.helpers import (
     choose,
     engine_view,
+    finish,
     move,
     player_of,
     ranks,
+    seed_of,
     start,
     start_near_full,
     state,
     undo,
 )
-
-
-def _finish(client, game_id: int) -> dict:
-    s = state(client, game_id)
-    while not s["over"]:
-        src, dst = choose(engine_view(s))
-        assert move(client, game_id, src, dst).status_code == 200
-        s = state(client, game_id)
-    return s
 
 
 def test_knikkers_starts_a_game_with_the_hooks_for_outside_checks(client) -> None:
@@ -60,7 +53,7 @@ def test_knikkers_resumes_the_game_in_progress(client) -> None:
 
 def test_the_end_dialog_shows_points_moves_time_lines_record_and_both_buttons(client) -> None:
     game_id = start_near_full(client, free=3)
-    s = _finish(client, game_id)
+    s = finish(client, game_id)
     html = client.get(f"/knikkers/games/{game_id}", headers={"accept-language": "en"}).text
     dialog = re.search(r"<dialog[^>]*data-game-over.*?</dialog>", html, re.S).group(0)
     for word in ("Game over", "Points", "Moves", "Time", "Lines cleared", "Record"):
@@ -72,11 +65,11 @@ def test_the_end_dialog_shows_points_moves_time_lines_record_and_both_buttons(cl
 
 
 def test_a_new_record_is_announced(client) -> None:
-    first = _finish(client, start(client, seed=2, variant=4))
+    first = finish(client, start(client, seed=2, variant=4))
     assert first["result"]["new_record"] is True and first["result"]["previous_best"] is None
     html = client.get(f"/knikkers/games/{first['id']}", headers={"accept-language": "en"}).text
     assert "New record!" in html
-    second = _finish(client, start(client, seed=4, variant=4))
+    second = finish(client, start(client, seed=4, variant=4))
     assert second["result"]["score"] < first["result"]["score"]
     assert second["result"]["new_record"] is False
     assert second["result"]["previous_best"] == first["result"]["score"]
@@ -84,14 +77,14 @@ def test_a_new_record_is_announced(client) -> None:
 
 def test_herspelen_is_the_same_seed_as_a_new_game_of_its_own(client) -> None:
     game_id = start_near_full(client, free=3)
-    done = _finish(client, game_id)
+    done = finish(client, game_id)
     response = client.post(f"/knikkers/games/{game_id}/again", follow_redirects=False)
     new_id = int(response.headers["location"].rsplit("/", 1)[1])
     assert new_id != game_id
     fresh = state(client, new_id)
-    assert fresh["seed"] == done["seed"] and fresh["version"] == 0
+    assert seed_of(client, new_id) == seed_of(client, game_id) and fresh["version"] == 0
     assert fresh["board"] != done["board"]
-    again = _finish(client, new_id)
+    again = finish(client, new_id)
     assert again["result"]["score"] == done["result"]["score"]  # same seed, same moves
     games = ranks(client.get("/leaderboards/knikkers/5?mode=games").text)
     assert len(games) == 2  # counted as a game of its own
@@ -101,7 +94,7 @@ def test_nieuw_spel_starts_a_new_seed(client) -> None:
     game_id = start(client, seed=2, variant=5)
     response = client.post("/knikkers/new", follow_redirects=False)
     new_id = int(response.headers["location"].rsplit("/", 1)[1])
-    assert new_id != game_id and state(client, new_id)["seed"] != 2
+    assert new_id != game_id and seed_of(client, new_id) != 2
 
 
 def test_the_variant_is_remembered_for_the_next_game_and_never_changes_the_current_one(
@@ -128,7 +121,7 @@ def test_the_replay_viewer_steps_through_the_log(client) -> None:
     a = choose(engine_view(s))
     move(client, game_id, *a)
     undo(client, game_id)
-    final = _finish(client, game_id)
+    final = finish(client, game_id)
     steps = final["version"]
     assert client.get(f"/knikkers/games/{game_id}/replay").status_code == 200
     start_page = client.get(f"/knikkers/games/{game_id}/replay?step=0").text
@@ -162,7 +155,7 @@ def test_an_unfinished_game_has_no_replay(client) -> None:
 
 
 def test_the_player_page_shows_statistics_and_two_svg_charts(client) -> None:
-    scores = [_finish(client, start(client, seed=seed, variant=4))["result"]
+    scores = [finish(client, start(client, seed=seed, variant=4))["result"]
               for seed in (2, 3, 4)]
     me = player_of(client, start(client, seed=5, variant=4))
     html = client.get(f"/players/{me}?variant=4", headers={"accept-language": "en"}).text
@@ -182,14 +175,14 @@ def test_the_player_page_shows_statistics_and_two_svg_charts(client) -> None:
 
 def test_names_are_escaped_on_the_leaderboard(client) -> None:
     client.post("/name", data={"name": "<script>x</script>", "next": "/"})
-    _finish(client, start_near_full(client, free=3))
+    finish(client, start_near_full(client, free=3))
     html = client.get("/leaderboards/knikkers/5").text
     assert "<script>x</script>" not in html
     assert "&lt;script&gt;x&lt;/script&gt;" in html
 
 
 def test_guests_without_a_name_are_shown_as_guest(client) -> None:
-    _finish(client, start_near_full(client, free=3))
+    finish(client, start_near_full(client, free=3))
     html = client.get("/leaderboards/knikkers/5", headers={"accept-language": "en"}).text
     assert re.search(r'data-score="\d+"[^>]*>\s*<td class="lb-rank">1</td>\s*<td><a href="/players/'
                      r'[0-9a-f]{32}">Guest</a>', html)

@@ -4,6 +4,7 @@ the daily game, and the remembered variant.
 Routes stay thin: parse the form, call ``app.knikkers.service``, render. htmx requests get the
 ``game`` block of ``knikkers/game.html``; ``Accept: application/json`` gets the state as JSON;
 plain form posts are redirected back to the page (or shown the page with the reason, 4xx).
+No response carries the seed (``app.knikkers.disclosure``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from app.knikkers import leaderboard, log, service, view
+from app.knikkers import disclosure, leaderboard, log, service, view
 from app.knikkers.periods import as_utc
 from app.knikkers.routes.common import (
     GameId,
@@ -26,7 +27,7 @@ from app.knikkers.routes.common import (
 )
 from app.knikkers.variants import DEFAULT_VARIANT, variant_label
 from app.store.models import Player
-from app.web.deps import CurrentPlayer, GuestId, SessionDep
+from app.web.deps import CurrentPlayer, GuestId, SessionDep, SettingsDep
 from app.web.safety import safe_next
 from app.web.templating import templates
 
@@ -67,11 +68,16 @@ async def new_game(session: SessionDep, guest_id: GuestId, player: CurrentPlayer
 
 @router.post("/knikkers/daily", name="knikkers_daily")
 async def daily_game(
-    session: SessionDep, guest_id: GuestId, player: CurrentPlayer, variant: ShortField = ""
+    session: SessionDep,
+    guest_id: GuestId,
+    player: CurrentPlayer,
+    settings: SettingsDep,
+    variant: ShortField = "",
 ):
     """Start (or resume) today's daily game of ``variant`` (default: the remembered one)."""
     chosen = parse_variant(variant) or _remembered(player)
-    row = await service.start_daily(session, guest_id, chosen, today())
+    row = await service.start_daily(session, guest_id, chosen, today(),
+                                    secret=settings.secret_key)
     return _to_game(row.id)
 
 
@@ -96,7 +102,8 @@ async def choose_variant(
 async def game_page(
     request: Request, game_id: GameId, session: SessionDep, guest_id: GuestId
 ):
-    """The game page for its player; anybody else is sent to the replay of a finished game."""
+    """The game page for its player; anybody else is sent to the replay of a finished game
+    (which decides whether they may watch it yet)."""
     loaded = await _load(session, game_id)
     if loaded.row.player_id != guest_id:
         if loaded.row.status == "finished":
@@ -107,10 +114,12 @@ async def game_page(
 
 @router.get("/knikkers/games/{game_id}/state", name="knikkers_state")
 async def game_state(game_id: GameId, session: SessionDep, guest_id: GuestId) -> JSONResponse:
-    """The state as JSON (its player, or anybody once finished): ``state_dict`` plus version,
-    status and result."""
+    """The state as JSON (``state_json``) for its player, or for anybody who may watch the
+    finished game (``disclosure.may_watch``); 404 otherwise."""
     loaded = await _load(session, game_id)
-    if loaded.row.player_id != guest_id and loaded.row.status != "finished":
+    if loaded.row.player_id != guest_id and not await disclosure.may_watch(
+        session, loaded.row, guest_id, today()
+    ):
         raise HTTPException(status_code=404)
     return JSONResponse(state_json(loaded))
 
@@ -175,9 +184,13 @@ async def _perform(request: Request, session, game_id: int, guest_id: str, act):
 
 @router.post("/knikkers/games/{game_id}/again", name="knikkers_again")
 async def play_again(game_id: GameId, session: SessionDep, guest_id: GuestId):
-    """"Herspelen": a new game of its own on the same seed (the player's own games only)."""
+    """"Herspelen": a new game of its own on the same seed (the player's own finished games
+    only; 409 for a game still being played)."""
     loaded = await _load_own(session, game_id, guest_id)
-    row = await service.play_again(session, loaded.row, today())
+    try:
+        row = await service.play_again(session, loaded.row, today())
+    except service.Refused as refused:
+        raise HTTPException(status_code=refused.status, detail=refused.code) from refused
     return _to_game(row.id)
 
 
@@ -231,9 +244,10 @@ async def _refused(
 
 
 def state_json(loaded: service.Loaded) -> dict:
-    """The JSON form of a game: engine ``state_dict`` + id, version, status, result."""
+    """The JSON form of a game: ``disclosure.public_state`` (never the seed) + id, version,
+    status, result."""
     return {
-        **loaded.game.state_dict(),
+        **disclosure.public_state(loaded.game),
         "id": loaded.row.id,
         "version": loaded.version,
         "status": loaded.row.status,
