@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.json_logs)
     db = Database(settings.database_url)
 
-    dice = DiceSource(allow_loaded=settings.test_hooks)
+    dice = DiceSource(allow_loaded=settings.test_routes)
     broadcast = make_broadcast(settings.broadcast_url)
     rooms = RoomService(db, broadcast.publish, dice)
     hub = Hub(broadcast, rooms.snapshot, render_update, rooms.presence_changed)
