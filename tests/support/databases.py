@@ -16,6 +16,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from app.settings import ROOT, normalise_database_url
 from app.store.db import make_engine
@@ -112,6 +113,6 @@ def postgres_reachable() -> bool:
         return False
     try:
         asyncio.run(_admin("SELECT 1"))
-    except Exception:
+    except (OSError, DBAPIError):  # refused, unknown host, timeout; or refused by the server
         return False
     return True

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
 ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
@@ -27,31 +28,64 @@ class Reply:
     duplicate: bool = False
 
 
+class SocketClosed(Exception):
+    """The room socket closed (or its reader was stopped) before the awaited answer came."""
+
+
 class RoomSocket:
-    """One open room page: sends actions, collects every fragment it receives."""
+    """One open room page: sends actions, collects every fragment it receives.
+
+    A reader task collects the frames. When the connection ends, every action still waiting
+    for its answer fails at once with ``SocketClosed`` (it does not wait for its timeout);
+    an unexpected error in the reader fails the waiters with that error and is raised again
+    by ``close()``. ``ended`` holds why the reader stopped (None while it runs).
+    """
 
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.fragments: list[str] = []
         self.version = -1
+        self.ended: BaseException | None = None
         self._waiters: dict[str, asyncio.Future[Reply]] = {}
-        self._reader = asyncio.create_task(self._read())
         self._changed = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         try:
             async for text in self.ws:
-                self.fragments.append(text)
-                if m := LIVE.search(text):
-                    self.version = max(self.version, int(m.group(1)))
-                    self._changed.set()
-                for m in ACK.finditer(text):
-                    self._resolve(m.group(1), Reply(True, int(m.group(2)),
-                                                    duplicate=m.group(3) == "true"))
-                for m in ERROR.finditer(text):
-                    self._resolve(m.group(2) or "", Reply(False, code=m.group(1)))
-        except Exception:
-            pass
+                self._receive(text)
+        except ConnectionClosed as exc:  # closed without a clean close frame: an answer
+            self._end(SocketClosed(f"connection lost: {exc}"))
+        except asyncio.CancelledError:
+            self._end(SocketClosed("reader cancelled"))
+            raise
+        except BaseException as exc:
+            self._end(exc)
+            raise
+        else:
+            self._end(SocketClosed(f"closed: {self.ws.close_code} {self.ws.close_reason}"))
+
+    def _receive(self, text: str | bytes) -> None:
+        if isinstance(text, bytes):
+            raise TypeError(f"the room socket sends text frames only, got {text[:40]!r}")
+        self.fragments.append(text)
+        if m := LIVE.search(text):
+            self.version = max(self.version, int(m.group(1)))
+            self._changed.set()
+        for m in ACK.finditer(text):
+            self._resolve(m.group(1), Reply(True, int(m.group(2)),
+                                            duplicate=m.group(3) == "true"))
+        for m in ERROR.finditer(text):
+            self._resolve(m.group(2) or "", Reply(False, code=m.group(1)))
+
+    def _end(self, reason: BaseException) -> None:
+        """Remember why the reader stopped and fail every action still waiting."""
+        self.ended = reason
+        for fut in self._waiters.values():
+            if not fut.done():
+                fut.set_exception(reason)
+        self._waiters.clear()
+        self._changed.set()
 
     def _resolve(self, action_id: str, reply: Reply) -> None:
         fut = self._waiters.pop(action_id, None)
@@ -64,21 +98,33 @@ class RoomSocket:
 
     async def act(self, kind: str, action_id: str | None = None, timeout: float = 10,
                   **fields) -> Reply:
-        """Send ``{"type": kind, "action_id": ..., **fields}`` and wait for ack or error."""
+        """Send ``{"type": kind, "action_id": ..., **fields}`` and wait for ack or error.
+
+        Raises ``TimeoutError`` after ``timeout`` seconds without an answer, ``SocketClosed``
+        when the connection ends first."""
+        if self.ended is not None:
+            raise SocketClosed(f"socket already ended: {self.ended}")
         action_id = action_id or uuid.uuid4().hex
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
-        await self.ws.send(json.dumps({"type": kind, "action_id": action_id, **fields}))
-        return await asyncio.wait_for(fut, timeout)
+        try:
+            await self.ws.send(json.dumps({"type": kind, "action_id": action_id, **fields}))
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            if self._waiters.get(action_id) is fut:
+                del self._waiters[action_id]
 
     async def hello(self, version: int) -> None:
         """Say which room version this page has."""
         await self.ws.send(json.dumps({"type": "hello", "version": version}))
 
     async def wait_version(self, version: int, timeout: float = 10) -> None:
-        """Wait until a live fragment of at least ``version`` arrived."""
+        """Wait until a live fragment of at least ``version`` arrived; ``TimeoutError`` after
+        ``timeout`` seconds, ``SocketClosed`` when the connection ends first."""
         async def wait() -> None:
             while self.version < version:
+                if self.ended is not None:
+                    raise SocketClosed(f"waiting for version {version}: {self.ended}")
                 self._changed.clear()
                 await self._changed.wait()
         await asyncio.wait_for(wait(), timeout)
@@ -88,9 +134,11 @@ class RoomSocket:
         return next(f for f in reversed(self.fragments) if LIVE.search(f))
 
     async def close(self) -> None:
-        """Close the socket."""
+        """Close the socket and wait for the reader to end; an unexpected error the reader
+        met is raised here."""
         await self.ws.close()
-        self._reader.cancel()
+        if not (self._reader.cancelled() or self._reader.cancelling()):
+            await asyncio.wait_for(self._reader, 10)
 
 
 @dataclass
@@ -120,13 +168,17 @@ class Guest:
         assert r.status_code == 200
         return r.json()
 
-    async def connect(self, code: str, origin: str | None = None, hello: int | None = -1
-                      ) -> RoomSocket:
-        """Open the room socket with this guest's cookie and (by default) the site's Origin."""
+    async def connect(self, code: str, origin: str | None = None, hello: int | None = -1,
+                      accept_language: str | None = None) -> RoomSocket:
+        """Open the room socket with this guest's cookies (session, and ``lang`` when set)
+        and (by default) the site's Origin; ``accept_language`` is sent as the
+        ``Accept-Language`` header. ``hello``: the version to announce (None: no hello)."""
         ws_url = self.base_url.replace("http://", "ws://") + f"/r/{code}/ws"
-        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())}
+        if accept_language is not None:
+            headers["Accept-Language"] = accept_language
         ws = await connect(ws_url, origin=origin or self.base_url,
-                           additional_headers={"Cookie": cookie}, open_timeout=10)
+                           additional_headers=headers, open_timeout=10)
         sock = RoomSocket(ws)
         if hello is not None:
             await sock.hello(hello)
