@@ -17,10 +17,8 @@ from app.knikkers.variants import daily_seed
 from app.store.db import Database
 from app.store.models import KnikkersBest, KnikkersScoreCount
 from tests.knikkers.helpers import (
-    choose,
-    engine_view,
-    move,
     new_player_id,
+    play_to_end,
     player_of,
     ranks,
     record_result,
@@ -217,10 +215,7 @@ def test_the_daily_game_is_one_seed_for_everyone_and_ranked_on_its_board(client)
     four = client.post("/knikkers/daily", data={"variant": "4"}, follow_redirects=False)
     s4 = state(client, int(four.headers["location"].rsplit("/", 1)[1]))
     assert (s4["seed"], s4["min_line"]) == (daily_seed(4, today), 4)
-    while not s["over"]:
-        src, dst = choose(engine_view(s))
-        move(client, game_id, src, dst)
-        s = state(client, game_id)
+    s, _ = play_to_end(client, game_id)
     me = player_of(client, game_id)
     board = client.get(f"/leaderboards/knikkers/5/daily/{today.isoformat()}").text
     assert ranks(board) == [(1, me, s["score"])]

@@ -12,6 +12,7 @@ from tests.knikkers.helpers import (
     choose,
     engine_view,
     move,
+    play_to_end,
     player_of,
     ranks,
     start,
@@ -22,12 +23,7 @@ from tests.knikkers.helpers import (
 
 
 def _finish(client, game_id: int) -> dict:
-    s = state(client, game_id)
-    while not s["over"]:
-        src, dst = choose(engine_view(s))
-        assert move(client, game_id, src, dst).status_code == 200
-        s = state(client, game_id)
-    return s
+    return play_to_end(client, game_id)[0]
 
 
 def test_knikkers_starts_a_game_with_the_hooks_for_outside_checks(client) -> None:
