@@ -4,6 +4,7 @@ real WebSocket client (the ``websockets`` library) speaking the room protocol.""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 import uuid
@@ -14,18 +15,20 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
-ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
+ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?>([^<]*)<')
 LIVE = re.compile(r'<div id="live(?:-version)?"[^>]*data-version="(\d+)"')
 
 
 @dataclass
 class Reply:
-    """The server's answer to one action: ``ok`` with ``version``, or an error ``code``."""
+    """The server's answer to one action: ``ok`` with ``version``, or an error ``code`` with
+    its ``message`` as shown to the player (translated, HTML entities decoded)."""
 
     ok: bool
     version: int = 0
     code: str = ""
     duplicate: bool = False
+    message: str = ""
 
 
 class SocketClosed(Exception):
@@ -76,7 +79,8 @@ class RoomSocket:
             self._resolve(m.group(1), Reply(True, int(m.group(2)),
                                             duplicate=m.group(3) == "true"))
         for m in ERROR.finditer(text):
-            self._resolve(m.group(2) or "", Reply(False, code=m.group(1)))
+            self._resolve(m.group(2) or "",
+                          Reply(False, code=m.group(1), message=html.unescape(m.group(3))))
 
     def _end(self, reason: BaseException) -> None:
         """Remember why the reader stopped and fail every action still waiting."""
@@ -95,6 +99,21 @@ class RoomSocket:
     async def send_raw(self, text: str | bytes) -> None:
         """Send anything, as a fuzzer would."""
         await self.ws.send(text)
+
+    async def send_raw_for_error(self, text: str | bytes, timeout: float = 10) -> Reply:
+        """Send a message that carries no usable action id (malformed, oversized, binary) and
+        wait for the server's error answer to it (errors without an action id)."""
+        if self.ended is not None:
+            raise SocketClosed(f"socket already ended: {self.ended}")
+        assert "" not in self._waiters, "one message without an action id at a time"
+        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._waiters[""] = fut
+        try:
+            await self.ws.send(text)
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            if self._waiters.get("") is fut:
+                del self._waiters[""]
 
     async def act(self, kind: str, action_id: str | None = None, timeout: float = 10,
                   **fields) -> Reply:
