@@ -39,7 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.json_logs)
     db = Database(settings.database_url)
 
-    dice = DiceSource(allow_loaded=settings.test_hooks)
+    dice = DiceSource(allow_loaded=settings.test_routes)
     broadcast = make_broadcast(settings.broadcast_url)
     rooms = RoomService(db, broadcast.publish, dice,
                         host_grace=timedelta(seconds=settings.host_grace_seconds))

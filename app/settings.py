@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +64,17 @@ class Settings(BaseSettings):
         description="A host away this long outside a game hands the host role on (seconds)",
     )
 
+    @model_validator(mode="after")
+    def _no_test_hooks_in_production(self) -> Settings:
+        """Refuse ``TEST_HOOKS=true`` with ``ENVIRONMENT=production``: test routes load dice
+        and start games from fixed positions, and must never be served to players.
+
+        Raises ``ValueError`` (a pydantic ``ValidationError``) at construction.
+        """
+        if self.test_hooks and self.environment == "production":
+            raise ValueError("TEST_HOOKS must not be set in production (ENVIRONMENT=production)")
+        return self
+
     def model_post_init(self, __context: object) -> None:  # noqa: D401 - pydantic hook
         """Fill the derived defaults (database file and secret key under ``var_dir``)."""
         if not self.database_url:
@@ -77,6 +88,13 @@ class Settings(BaseSettings):
         """The allowed WebSocket origins as a set (empty: only the request's own host)."""
         parts = self.allowed_origins.split(",")
         return frozenset(o.strip().rstrip("/") for o in parts if o.strip())
+
+    @property
+    def test_routes(self) -> bool:
+        """True when the test-only routes may answer: ``test_hooks`` on and the environment
+        is not production. Checked by every test route on every request, so settings made
+        without validation (``model_copy``) still keep them closed in production."""
+        return self.test_hooks and self.environment != "production"
 
     @property
     def is_sqlite(self) -> bool:

@@ -43,10 +43,10 @@ def _migrated_urls(tmp_path_factory) -> Iterator[dict[str, str]]:
 
 def require_backend(backend: str) -> None:
     """Skip (or, with ``REQUIRE_POSTGRES=1``, fail) when ``backend`` is not available."""
-    if backend == "postgres" and not dbs.postgres_reachable():
+    if backend == "postgres" and (problem := dbs.postgres_problem()):
         if dbs.postgres_required():
-            pytest.fail("REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is unset or unreachable")
-        pytest.skip("postgres not configured (set TEST_POSTGRES_URL)")
+            pytest.fail(f"REQUIRE_POSTGRES=1 but Postgres cannot be used: {problem}")
+        pytest.skip(f"postgres not available ({problem})")
 
 
 @pytest.fixture(params=dbs.BACKENDS)

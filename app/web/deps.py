@@ -6,7 +6,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.players.service import get_player
@@ -20,6 +20,14 @@ SESSION_PLAYER_KEY = "pid"
 def get_settings(request: Request) -> Settings:
     """The application's settings."""
     return request.app.state.settings
+
+
+def require_test_routes(request: Request) -> None:
+    """Dependency of every test-only route: 404 (as if the route did not exist) unless the
+    settings allow test routes (``Settings.test_routes``: ``TEST_HOOKS`` on, not production).
+    """
+    if not get_settings(request).test_routes:
+        raise HTTPException(status_code=404)
 
 
 def get_db(request: Request) -> Database:

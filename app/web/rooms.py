@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import segno
-from fastapi import APIRouter, Body, Form, HTTPException, Request
+from fastapi import APIRouter, Body, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from app.i18n import gettext as _
@@ -15,7 +15,7 @@ from app.rooms.errors import RoomError
 from app.rooms.games import GAMES
 from app.rooms.service import RoomService
 from app.rooms.state import RoomState
-from app.web.deps import CurrentPlayer, GuestId
+from app.web.deps import CurrentPlayer, GuestId, require_test_routes
 from app.web.pages import name_error_message
 from app.web.room_view import live_context
 from app.web.templating import templates
@@ -159,11 +159,11 @@ async def room_state(request: Request, code: str) -> JSONResponse:
     return JSONResponse(body)
 
 
-@router.post("/_test/rooms/{code}/dice", include_in_schema=False)
+@router.post("/_test/rooms/{code}/dice", include_in_schema=False,
+             dependencies=[Depends(require_test_routes)])
 async def load_dice(request: Request, code: str, faces: Annotated[list[int], Body(embed=True)]):
-    """Test settings only: queue the faces the next rolls of room ``code`` will show."""
-    if not request.app.state.settings.test_hooks:
-        raise HTTPException(404)
+    """Test settings only (``Settings.test_routes``, else 404): queue the faces the next rolls
+    of room ``code`` will show."""
     await _room_or_404(request, code)
     try:
         request.app.state.dice.load(code, faces)

@@ -19,6 +19,9 @@ from app.store.models import KnikkersScore, Player
 
 JSON = {"accept": "application/json"}
 HTMX = {"hx-request": "true"}
+# A bound for every loop that plays a game to its end: far more moves than any game here takes
+# (the chooser's seed-2 four-in-a-row game ends after 56 moves).
+MAX_MOVES = 500
 
 
 def start(client, *, seed: int = 2, variant: int = 4) -> int:
@@ -63,20 +66,9 @@ def as_another_guest(client, cookie: str | None = None) -> Iterator[None]:
         client.cookies.set(SESSION_COOKIE, mine)
 
 
-def finish(client, game_id: int, limit: int = 2000) -> dict:
-    """Play ``game_id`` to its end with ``choose`` (JSON moves); return the final JSON state.
-
-    Fails when the game is not over after ``limit`` moves.
-    """
-    s = state(client, game_id)
-    for _move in range(limit):
-        if s["over"]:
-            return s
-        src, dst = choose(engine_view(s))
-        assert move(client, game_id, src, dst).status_code == 200
-        s = state(client, game_id)
-    assert s["over"], f"game {game_id} not over after {limit} moves"
-    return s
+def finish(client, game_id: int) -> dict:
+    """Play ``game_id`` to its end (``play_to_end``); return the final JSON state."""
+    return play_to_end(client, game_id)[0]
 
 
 def cell(rc) -> str:
@@ -110,6 +102,26 @@ def choose(game: Game):
                 if probe.move((r, c), dst).spawned == []:
                     return (r, c), dst
     return first
+
+
+def play_to_end(client, game_id: int, max_moves: int = MAX_MOVES) -> tuple[dict, list]:
+    """Play ``choose``'s move until the game is over; every move must be accepted (200) and
+    count as one move in the game's state. Returns the final state and the moves played
+    (``[(src, dst)...]``, at least one); fails after ``max_moves`` moves."""
+    s = state(client, game_id)
+    assert not s["over"], "the game was over before the first move"
+    played: list = []
+    for _ in range(max_moves):
+        src, dst = choose(engine_view(s))
+        response = move(client, game_id, src, dst)
+        assert response.status_code == 200, response.text
+        played.append((src, dst))
+        after = state(client, game_id)
+        assert after["moves"] == s["moves"] + 1, (s["moves"], after["moves"])
+        s = after
+        if s["over"]:
+            return s, played
+    raise AssertionError(f"game {game_id} is not over after {max_moves} moves")
 
 
 def engine_view(s: dict) -> Game:

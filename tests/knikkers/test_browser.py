@@ -7,7 +7,11 @@ to ``test-artifacts/knikkers-*.png``.
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from tests.knikkers.helpers import choose, engine_view
 from tests.support.browser import chromium, screenshot
@@ -15,46 +19,27 @@ from tests.support.server import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
+MAX_MOVES = 20  # the near-full position (9 free cells) is over after a few moves
+BOARD_EQUALS = """board => {
+  const cells = document.querySelectorAll('#kn-game [data-cell]');
+  if (cells.length !== 81) { return false; }
+  for (const el of cells) {
+    const [r, c] = el.dataset.cell.split(',').map(Number);
+    const shown = el.dataset.colour === undefined ? null : Number(el.dataset.colour);
+    if (shown !== board[r][c]) { return false; }
+  }
+  return true;
+}"""
+
 
 def _state(page, server, game_id: int) -> dict:
-    return page.request.get(f"{server.url}/knikkers/games/{game_id}/state").json()
+    response = page.request.get(f"{server.url}/knikkers/games/{game_id}/state")
+    assert response.status == 200, response.text()
+    return response.json()
 
 
-def _version(page) -> str:
-    return page.get_attribute("#kn-game", "data-version")
-
-
-def _wait_for_new_version(page, old: str) -> None:
-    page.wait_for_function(
-        "v => { const g = document.getElementById('kn-game');"
-        " return g && g.dataset.version !== v }",
-        arg=old,
-    )
-
-
-def _click_move(page, src, dst) -> None:
-    old = _version(page)
-    page.click(f'[data-cell="{src[0]},{src[1]}"]')
-    assert "is-selected" in page.get_attribute(f'[data-cell="{src[0]},{src[1]}"]', "class")
-    page.click(f'[data-cell="{dst[0]},{dst[1]}"]')
-    _wait_for_new_version(page, old)
-
-
-def _keyboard_move(page, src, dst) -> None:
-    """Arrow keys from the cursor to src, Enter; arrows to dst, Enter."""
-    old = _version(page)
-    page.focus('#kn-game button[data-cell][tabindex="0"]')
-    at = [int(x) for x in page.evaluate("document.activeElement.dataset.cell").split(",")]
-    for target in (src, dst):
-        while at[0] != target[0]:
-            page.keyboard.press("ArrowDown" if target[0] > at[0] else "ArrowUp")
-            at[0] += 1 if target[0] > at[0] else -1
-        while at[1] != target[1]:
-            page.keyboard.press("ArrowRight" if target[1] > at[1] else "ArrowLeft")
-            at[1] += 1 if target[1] > at[1] else -1
-        assert page.evaluate("document.activeElement.dataset.cell") == f"{target[0]},{target[1]}"
-        page.keyboard.press("Enter")
-    _wait_for_new_version(page, old)
+def _cell(page, rc):
+    return page.locator(f'#kn-game [data-cell="{rc[0]},{rc[1]}"]')
 
 
 def _dom_board(page) -> list[list[int | None]]:
@@ -68,6 +53,41 @@ def _dom_board(page) -> list[list[int | None]]:
     return board
 
 
+def _expect_board(page, board) -> None:
+    """Wait until the page shows exactly ``board`` (fails with the difference after 10 s)."""
+    try:
+        page.wait_for_function(BOARD_EQUALS, arg=board, timeout=10_000)
+    except PlaywrightTimeout:
+        assert _dom_board(page) == board  # says which cells differ
+        raise
+
+
+def _expect_version(page, version: int) -> None:
+    expect(page.locator("#kn-game")).to_have_attribute("data-version", str(version))
+
+
+def _click_move(page, version: int, src, dst) -> None:
+    """Click ``src`` then ``dst`` on a page showing ``version``; wait for ``version + 1``."""
+    _cell(page, src).click()
+    expect(_cell(page, src)).to_have_class(re.compile(r"\bis-selected\b"))
+    _cell(page, dst).click()
+    _expect_version(page, version + 1)
+
+
+def _keyboard_move(page, version: int, src, dst) -> None:
+    """Arrow keys from the cursor to src, Enter; arrows to dst, Enter."""
+    page.focus('#kn-game button[data-cell][tabindex="0"]')
+    at = [int(x) for x in page.evaluate("document.activeElement.dataset.cell").split(",")]
+    for target in (src, dst):
+        for axis, (down, up) in enumerate((("ArrowDown", "ArrowUp"), ("ArrowRight", "ArrowLeft"))):
+            for _ in range(abs(target[axis] - at[axis])):
+                page.keyboard.press(down if target[axis] > at[axis] else up)
+            at[axis] = target[axis]
+        expect(_cell(page, target)).to_be_focused()
+        page.keyboard.press("Enter")
+    _expect_version(page, version + 1)
+
+
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_play_undo_and_reach_the_end_screen_in_chromium(settings, backend, tmp_path) -> None:
     env = {"DATABASE_URL": settings.database_url, "SECRET_KEY": "b" * 32,
@@ -79,64 +99,69 @@ def test_play_undo_and_reach_the_end_screen_in_chromium(settings, backend, tmp_p
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.url + "/knikkers")
-        assert page.locator("[data-cell]").count() == 81
+        expect(page.locator("#kn-game [data-cell]")).to_have_count(81)
         screenshot(page, "knikkers-new-game")
 
         started = page.request.post(server.url + "/knikkers/test/near-full",
                                     form={"free": "9", "seed": "1"}, max_redirects=0)
+        assert started.status == 303, started.text()
         page.goto(server.url + started.headers["location"])
         game_id = int(started.headers["location"].rsplit("/", 1)[1])
         first = _state(page, server, game_id)
-        assert _dom_board(page) == first["board"]
+        _expect_version(page, first["version"])
+        _expect_board(page, first["board"])
 
         # an unreachable cell flashes red and changes nothing
-        page.click('[data-cell="0,0"]')
-        page.click('[data-cell="4,4"]')
-        page.wait_for_selector('[data-cell="4,4"].is-refused')
-        assert page.inner_text(".kn-message") == "That marble cannot get there."
-        assert _state(page, server, game_id) == first
+        _cell(page, (0, 0)).click()
+        _cell(page, (4, 4)).click()
+        expect(_cell(page, (4, 4))).to_have_class(re.compile(r"\bis-refused\b"))
+        expect(page.locator(".kn-message")).to_have_text("That marble cannot get there.")
+        assert _state(page, server, game_id) == first  # the server has answered (the flash)
         screenshot(page, "knikkers-refused")
         page.keyboard.press("Escape")
 
         # a move by clicking, then "Undo" brings back exactly the position before
-        _click_move(page, *choose(engine_view(first)))
+        _click_move(page, first["version"], *choose(engine_view(first)))
         moved = _state(page, server, game_id)
-        assert moved["version"] == 1 and _dom_board(page) == moved["board"]
+        assert moved["version"] == first["version"] + 1
+        _expect_board(page, moved["board"])
         page.wait_for_timeout(700)  # let the marble travel, for the screenshot
         screenshot(page, "knikkers-after-move")
-        old = _version(page)
         page.click("[data-action=undo]")
-        _wait_for_new_version(page, old)
+        _expect_version(page, moved["version"] + 1)
         undone = _state(page, server, game_id)
         assert undone["board"] == first["board"] and undone["score"] == 0
-        assert page.is_disabled("[data-action=undo]")
+        _expect_board(page, first["board"])
+        expect(page.locator("[data-action=undo]")).to_be_disabled()
 
         # one move by keyboard, then click until the board is full
-        _keyboard_move(page, *choose(engine_view(undone)))
-        for _ in range(20):
+        _keyboard_move(page, undone["version"], *choose(engine_view(undone)))
+        for _ in range(MAX_MOVES):
             s = _state(page, server, game_id)
             if s["over"]:
                 break
-            _click_move(page, *choose(engine_view(s)))
-        page.wait_for_selector("[data-game-over]")
+            _click_move(page, s["version"], *choose(engine_view(s)))
+        else:
+            raise AssertionError(f"the game is not over after {MAX_MOVES} moves")
         final = _state(page, server, game_id)
         assert final["status"] == "finished"
         dialog = page.locator("[data-game-over]")
-        assert dialog.is_visible()
-        assert "Game over" in dialog.inner_text()
-        assert page.get_attribute("[data-score]", "data-score") == str(final["score"])
-        assert page.locator("[data-game-over] [data-action=new-game]").is_visible()
-        assert page.locator("[data-game-over] [data-action=replay]").is_visible()
+        expect(dialog).to_be_visible()
+        expect(dialog).to_contain_text("Game over")
+        expect(page.locator("[data-score]")).to_have_attribute("data-score", str(final["score"]))
+        expect(dialog.locator("[data-action=new-game]")).to_be_visible()
+        expect(dialog.locator("[data-action=replay]")).to_be_visible()
         page.wait_for_timeout(700)
         screenshot(page, "knikkers-game-over")
 
         page.goto(f"{server.url}/knikkers/games/{game_id}/replay?step=1")
+        expect(page.locator("#kn-replay-state")).to_have_attribute("data-step", "1")
         page.click("[data-step-link=next]")
-        page.wait_for_selector('#kn-replay-state[data-step="2"]')
-        assert page.input_value("#kn-step") == "2"
+        expect(page.locator("#kn-replay-state")).to_have_attribute("data-step", "2")
+        expect(page.locator("#kn-step")).to_have_value("2")
         screenshot(page, "knikkers-replay")
         page.goto(f"{server.url}/leaderboards/knikkers/5")
-        assert page.locator("tr[data-rank]").count() == 1
+        expect(page.locator("tr[data-rank]")).to_have_count(1)
         screenshot(page, "knikkers-leaderboard")
         assert errors == []
         context.close()

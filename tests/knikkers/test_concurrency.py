@@ -29,12 +29,17 @@ SEED, VARIANT, TRIALS = 5, 5, 12
 def _race(server: ServerProcess, cookie: str, game_id: int, src, dst) -> list[int]:
     barrier = threading.Barrier(2)
     statuses: list[int] = []
+    failures: list[BaseException] = []
 
     def send(path: str, data: dict) -> None:
-        with httpx.Client(base_url=server.url, cookies={SESSION_COOKIE: cookie},
-                          headers=JSON, timeout=30) as client:
-            barrier.wait()
-            statuses.append(client.post(path, data=data).status_code)
+        try:
+            with httpx.Client(base_url=server.url, cookies={SESSION_COOKIE: cookie},
+                              headers=JSON, timeout=30) as client:
+                barrier.wait(timeout=30)
+                statuses.append(client.post(path, data=data).status_code)
+        except BaseException as exc:  # handed to the test thread below, never dropped
+            failures.append(exc)
+            raise
 
     move = {"src": f"{src[0]},{src[1]}", "dst": f"{dst[0]},{dst[1]}"}
     threads = [
@@ -44,7 +49,10 @@ def _race(server: ServerProcess, cookie: str, game_id: int, src, dst) -> list[in
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a request did not finish"
+    if failures:
+        raise failures[0]
     return statuses
 
 
@@ -72,6 +80,7 @@ def test_move_and_undo_at_once_leave_the_game_before_or_after_the_move(settings,
     with ServerProcess(env) as server, httpx.Client(base_url=server.url, headers=JSON,
                                                      timeout=30) as client:
         started = client.post("/knikkers/test/start", data={"seed": SEED, "variant": VARIANT})
+        assert started.status_code == 303, started.text
         game_id = int(started.headers["location"].rsplit("/", 1)[1])
         cookie = client.cookies[SESSION_COOKIE]
 
@@ -110,7 +119,7 @@ def test_move_and_undo_at_once_leave_the_game_before_or_after_the_move(settings,
             send("move", *choose(Game.replay(SEED, VARIANT, script)))
             send("undo")
         final = client.get(f"/knikkers/games/{game_id}/state").json()
-    assert outcomes and set(outcomes) <= {"before", "after"}
+    assert len(outcomes) == TRIALS and set(outcomes) <= {"before", "after"}
     assert _position(final) == _position(Game.replay(SEED, VARIANT, script).state_dict())
     replayed = _stored_log_replays(settings.database_url, game_id)
     assert _position(replayed.state_dict()) == _position(final)

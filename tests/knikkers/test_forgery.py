@@ -21,6 +21,7 @@ from tests.knikkers.helpers import (
     choose,
     engine_view,
     move,
+    play_to_end,
     player_of,
     ranks,
     start,
@@ -144,9 +145,7 @@ def test_a_finished_game_keeps_its_score_whatever_is_sent_afterwards(client) -> 
 def test_the_leaderboard_score_is_the_replayed_score(client) -> None:
     """Even the stored result is recomputed from the log: it matches an independent replay."""
     game_id = start_near_full(client, free=6)
-    while not (s := state(client, game_id))["over"]:
-        src, dst = choose(engine_view(s))
-        move(client, game_id, src, dst)
+    s, played = play_to_end(client, game_id)
 
     async def log() -> list:
         db = Database(client.app.state.settings.database_url)
@@ -160,7 +159,9 @@ def test_the_leaderboard_score_is_the_replayed_score(client) -> None:
         finally:
             await db.dispose()
 
-    replayed = Game.replay(1, 5, asyncio.run(log()), start=near_full(6))
+    events = asyncio.run(log())
+    assert len(events) == len(played)
+    replayed = Game.replay(1, 5, events, start=near_full(6))
     assert replayed.over
     assert s["result"]["score"] == replayed.score
     assert s["result"]["moves"] == replayed.moves

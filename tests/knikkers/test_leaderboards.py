@@ -17,10 +17,8 @@ from app.knikkers.seeds import daily_seed
 from app.store.db import Database
 from app.store.models import KnikkersBest, KnikkersScoreCount
 from tests.knikkers.helpers import (
-    choose,
-    engine_view,
-    move,
     new_player_id,
+    play_to_end,
     player_of,
     ranks,
     record_result,
@@ -220,10 +218,7 @@ def test_the_daily_game_is_one_seed_for_everyone_and_ranked_on_its_board(client)
     four_id = int(four.headers["location"].rsplit("/", 1)[1])
     assert state(client, four_id)["min_line"] == 4
     assert seed_of(client, four_id) == daily_seed(secret, 4, today)
-    while not s["over"]:
-        src, dst = choose(engine_view(s))
-        move(client, game_id, src, dst)
-        s = state(client, game_id)
+    s, _ = play_to_end(client, game_id)
     me = player_of(client, game_id)
     board = client.get(f"/leaderboards/knikkers/5/daily/{today.isoformat()}").text
     assert ranks(board) == [(1, me, s["score"])]

@@ -1,21 +1,19 @@
 """The Knikkers pages: hooks for outside checks, the end dialog, the remembered variant,
-"Herspelen", the replay viewer, the player page, escaping, and the test-only routes."""
+"Herspelen", the replay viewer, the player page and escaping (the test-only routes are
+checked in tests/web/test_test_routes.py)."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
 
-from fastapi.testclient import TestClient
-
 from app.engines.knikkers import Game
-from app.main import create_app
-from app.settings import Settings
 from tests.knikkers.helpers import (
     choose,
     engine_view,
     finish,
     move,
+    play_to_end,
     player_of,
     ranks,
     seed_of,
@@ -191,17 +189,6 @@ def test_guests_without_a_name_are_shown_as_guest(client) -> None:
 def test_home_links_to_knikkers_and_the_leaderboards(client) -> None:
     html = client.get("/").text
     assert 'href="/knikkers"' in html and 'href="/leaderboards"' in html
-
-
-def test_test_routes_are_absent_without_test_hooks(settings) -> None:
-    off = Settings(**{**settings.model_dump(), "test_hooks": False})
-    with TestClient(create_app(off)) as plain:
-        for path in ("/knikkers/test/near-full", "/knikkers/test/start"):
-            assert plain.post(path, data={"seed": "1"}).status_code == 404
-        assert plain.get("/knikkers").status_code == 200  # the game itself is there
-    prod = Settings(**{**settings.model_dump(), "environment": "production"})
-    with TestClient(create_app(prod)) as production:
-        assert production.post("/knikkers/test/near-full").status_code == 404
 
 
 def test_a_move_timestamp_is_utc(client) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from app.engines.knikkers import Game
 from tests.knikkers.helpers import (
     HTMX,
+    MAX_MOVES,
     choose,
     engine_view,
     move,
@@ -24,9 +25,10 @@ SEED, VARIANT = 2, 4
 
 def _play_script(client, game_id: int) -> list:
     """Play until the game is over, choosing from the server's state; every 9th move is taken
-    back and played again. Returns the actions sent (engine tuple form)."""
+    back and played again. Returns the actions sent (engine tuple form); fails after
+    ``MAX_MOVES`` moves."""
     script: list = []
-    while True:
+    for _ in range(MAX_MOVES):
         s = state(client, game_id)
         if s["over"]:
             return script
@@ -38,6 +40,7 @@ def _play_script(client, game_id: int) -> list:
             script.append(("undo",))
             assert move(client, game_id, src, dst).status_code == 200
             script.append(("move", src, dst))
+    raise AssertionError(f"game {game_id} is not over after {MAX_MOVES} moves")
 
 
 def test_a_scripted_game_ends_with_the_engines_score_moves_and_lines(client) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.browser import chromium, screenshot
 
@@ -17,20 +20,26 @@ def load(server, code: str, faces: list[int]) -> None:
 
 
 def state(server, code: str) -> dict:
-    return httpx.get(f"{server.url}/r/{code}/state.json").json()
+    r = httpx.get(f"{server.url}/r/{code}/state.json")
+    assert r.status_code == 200, r.text
+    return r.json()
 
 
-def dice_of(page) -> list[tuple[int, bool]]:
-    dice = page.locator("#live [data-die]")
-    return [(int(d.get_attribute("data-value")), d.get_attribute("data-held") == "true")
-            for d in dice.all()]
+def expect_dice(page, dice: list[tuple[int, bool]]) -> None:
+    """Wait until the page shows exactly ``dice`` as (value, held), in order."""
+    expect(page.locator("#live [data-die]")).to_have_count(len(dice))
+    for i, (value, held) in enumerate(dice):
+        die = page.locator(f"#live [data-die='{i}']")
+        expect(die).to_have_attribute("data-value", str(value))
+        expect(die).to_have_attribute("data-held", "true" if held else "false")
 
 
-def filled(page) -> list[tuple[str, str]]:
-    """Every filled box on the page's score sheet as (seat/column/box, points)."""
-    cells = page.locator("#live .scoresheet [data-filled]")
-    return sorted((c.get_attribute("data-slot"), c.get_attribute("data-value"))
-                  for c in cells.all())
+def expect_filled(page, boxes: list[tuple[str, str]]) -> None:
+    """Wait until the score sheet's filled boxes are exactly ``boxes`` (slot, points)."""
+    expect(page.locator("#live .scoresheet [data-filled]")).to_have_count(len(boxes))
+    for slot, points in boxes:
+        expect(page.locator(f"#live [data-slot='{slot}']")).to_have_attribute("data-value",
+                                                                              points)
 
 
 def roll(page, server, code, faces, count) -> None:
@@ -62,7 +71,7 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         anna.click("form.new-room button[type=submit]")
         anna.wait_for_selector("#live[data-status=lobby]")
         code = anna.url.rsplit("/", 1)[1]
-        anna.wait_for_function("document.body.classList.contains('online')")
+        expect(anna.locator("body")).to_have_class(re.compile(r"\bonline\b"))
 
         bram.goto(f"{server.url}/r/{code}")
         bram.fill("input[name=name]", "Bram")
@@ -89,15 +98,16 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
             page.wait_for_selector("#live .scoresheet")
 
         # Anna: roll, hold two fives, re-roll the others, then take the fives box
-        assert bram.locator("#live [data-action=roll]").count() == 0
+        expect(bram.locator("#live [data-action=roll]")).to_have_count(0)
         roll(anna, server, code, [5, 2, 5, 3, 1], 1)
         hold(anna, 0)
         hold(anna, 2)
         bram.wait_for_selector("#live [data-die='2'][data-held='true']")  # holds are live
-        assert bram.locator("#live button[data-die]").count() == 0
+        expect(bram.locator("#live button[data-die]")).to_have_count(0)
         roll(anna, server, code, [5, 6, 4], 2)
-        assert dice_of(anna) == [(5, True), (5, False), (5, True), (6, False), (4, False)]
-        assert anna.get_attribute("#live button[data-box=fives]", "data-points") == "15"
+        expect_dice(anna, [(5, True), (5, False), (5, True), (6, False), (4, False)])
+        expect(anna.locator("#live button[data-box=fives]")).to_have_attribute("data-points",
+                                                                               "15")
         screenshot(anna, "kniffel-anna-choosing")
         score(anna, "fives")
 
@@ -110,8 +120,9 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         hold(bram, 2)
         anna.wait_for_selector("#live [data-die='4'][data-value='1']")
         roll(bram, server, code, [2], 3)
-        assert bram.locator("#live [data-action=roll]").count() == 0
-        assert bram.get_attribute("#live button[data-box=full_house]", "data-points") == "25"
+        expect(bram.locator("#live [data-action=roll]")).to_have_count(0)
+        expect(bram.locator("#live button[data-box=full_house]")).to_have_attribute(
+            "data-points", "25")
         screenshot(bram, "kniffel-bram-third-roll")
         score(bram, "full_house")
 
@@ -123,13 +134,13 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         final = state(server, code)
         bram.wait_for_selector(f"#live[data-version='{final['version']}']")
         anna.wait_for_selector(f"#live[data-version='{final['version']}']")
-        sheet = filled(anna)
-        assert sheet == filled(bram)
         a, b = final["current"]["order"]
-        assert sheet == sorted([(f"{a}/0/fives", "15"), (f"{a}/0/chance", "19"),
-                                (f"{b}/0/full_house", "25")])
-        assert anna.get_attribute(f"#live [data-slot='{a}/0/chance']", "data-last") == "true"
-        assert anna.locator("#live [data-last]").count() == 2
+        sheet = [(f"{a}/0/fives", "15"), (f"{a}/0/chance", "19"), (f"{b}/0/full_house", "25")]
+        expect_filled(anna, sheet)
+        expect_filled(bram, sheet)
+        expect(anna.locator(f"#live [data-slot='{a}/0/chance']")).to_have_attribute("data-last",
+                                                                                    "true")
+        expect(anna.locator("#live [data-last]")).to_have_count(2)
         screenshot(anna, "kniffel-anna-sheet")
         screenshot(bram, "kniffel-bram-sheet")
         anna_ctx.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.browser import chromium, screenshot
 from tests.support.server import ServerProcess
@@ -50,8 +51,8 @@ def test_payload_names_are_inert_everywhere(backend, server_env, tmp_path) -> No
         host.wait_for_selector("[data-error=bad_option]")
         host.click("[data-action=start]")
         host.wait_for_selector("[data-roll-index]")
-        host.wait_for_timeout(300)
-        roller = next(p for p in pages if p.locator("[data-action=roll]").count())
+        roller = host  # the host has the first seat and rolls first
+        expect(roller.locator("[data-action=roll]")).to_be_visible()
         roller.click("[data-action=roll]")
         for page in pages:
             page.locator(".cell.open").first.click()
@@ -68,9 +69,9 @@ def test_payload_names_are_inert_everywhere(backend, server_env, tmp_path) -> No
         closed.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         closed.goto(link)  # game running: the "watch" page lists nothing unsafe either
         screenshot(host, "xss-room")
-        for page in pages + [spectator]:
-            page.wait_for_timeout(200)
+        for page in pages + [spectator]:  # every page has rendered the names
+            expect(page.locator("body")).to_contain_text("<svg onload=alert(1)>")
+        expect(spectator.locator("body")).to_contain_text("{{7*7}}<i>x</i>")
         text = spectator.inner_text("body")
-        assert "<svg onload=alert(1)>" in text
-        assert "{{7*7}}<i>x</i>" in text and "49" not in text.split("{{7*7}}")[0][-3:]
+        assert "49" not in text.split("{{7*7}}")[0][-3:]
     assert dialogs == []

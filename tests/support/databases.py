@@ -16,6 +16,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from app.settings import ROOT, normalise_database_url
 from app.store.db import make_engine
@@ -106,12 +107,13 @@ def truncate_all(url: str) -> None:
     asyncio.run(_truncate(url))
 
 
-def postgres_reachable() -> bool:
-    """True when ``TEST_POSTGRES_URL`` answers."""
+def postgres_problem() -> str | None:
+    """Why ``TEST_POSTGRES_URL`` cannot be used (unset, or the connection error), or None when
+    it answers."""
     if not postgres_base_url():
-        return False
+        return "TEST_POSTGRES_URL is unset"
     try:
         asyncio.run(_admin("SELECT 1"))
-    except Exception:
-        return False
-    return True
+    except (OSError, DBAPIError) as exc:  # refused, unknown host, timeout; or refused by the server
+        return f"{type(exc).__name__}: {exc}"
+    return None

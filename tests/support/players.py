@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
-ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?')
+ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?>([^<]*)<')
 LIVE = re.compile(r'<div id="live(?:-version)?"[^>]*data-version="(\d+)"')
 BASIS = re.compile(r'<div id="live-version"[^>]*data-version="(\d+)"[^>]*data-basis=\'([^\']*)\'')
 # The newest version acknowledged per room, over every socket of the test: a scripted player
@@ -24,20 +25,31 @@ _ACKED: dict[str, int] = {}
 
 @dataclass
 class Reply:
-    """The server's answer to one action: ``ok`` with ``version``, or an error ``code``."""
+    """The server's answer to one action: ``ok`` with ``version``, or an error ``code`` with
+    its ``message`` as shown to the player (translated, HTML entities decoded)."""
 
     ok: bool
     version: int = 0
     code: str = ""
     duplicate: bool = False
+    message: str = ""
+
+
+class SocketClosed(Exception):
+    """The room socket closed (or its reader was stopped) before the awaited answer came."""
 
 
 class RoomSocket:
     """One open room page: sends actions, collects every fragment it receives.
 
+    A reader task collects the frames. When the connection ends, every action still waiting
+    for its answer fails at once with ``SocketClosed`` (it does not wait for its timeout);
+    an unexpected error in the reader fails the waiters with that error and is raised again
+    by ``close()``. ``ended`` holds why the reader stopped (None while it runs).
+
     Like the page's script, every action carries the basis the page shows (the
     ``#live-version`` marker's ``data-basis``: room version, game number, the game's own
-    fields); fields passed to ``act`` override it (to send a stale action on purpose).
+    fields); ``basis`` passed to ``act`` replaces it (to send a stale action on purpose).
     """
 
     def __init__(self, ws: ClientConnection, code: str = "") -> None:
@@ -47,28 +59,52 @@ class RoomSocket:
         self.version = -1
         self.basis: dict = {}
         self._basis_version = -1
+        self.ended: BaseException | None = None
         self._waiters: dict[str, asyncio.Future[Reply]] = {}
-        self._reader = asyncio.create_task(self._read())
         self._changed = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         try:
             async for text in self.ws:
-                self.fragments.append(text)
-                for m in BASIS.finditer(text):
-                    if int(m.group(1)) >= self._basis_version:
-                        self._basis_version = int(m.group(1))
-                        self.basis = json.loads(html.unescape(m.group(2)))
-                if m := LIVE.search(text):
-                    self.version = max(self.version, int(m.group(1)))
-                    self._changed.set()
-                for m in ACK.finditer(text):
-                    self._resolve(m.group(1), Reply(True, int(m.group(2)),
-                                                    duplicate=m.group(3) == "true"))
-                for m in ERROR.finditer(text):
-                    self._resolve(m.group(2) or "", Reply(False, code=m.group(1)))
-        except Exception:
-            pass
+                self._receive(text)
+        except ConnectionClosed as exc:  # closed without a clean close frame: an answer
+            self._end(SocketClosed(f"connection lost: {exc}"))
+        except asyncio.CancelledError:
+            self._end(SocketClosed("reader cancelled"))
+            raise
+        except BaseException as exc:
+            self._end(exc)
+            raise
+        else:
+            self._end(SocketClosed(f"closed: {self.ws.close_code} {self.ws.close_reason}"))
+
+    def _receive(self, text: str | bytes) -> None:
+        if isinstance(text, bytes):
+            raise TypeError(f"the room socket sends text frames only, got {text[:40]!r}")
+        self.fragments.append(text)
+        for m in BASIS.finditer(text):
+            if int(m.group(1)) >= self._basis_version:
+                self._basis_version = int(m.group(1))
+                self.basis = json.loads(html.unescape(m.group(2)))
+        if m := LIVE.search(text):
+            self.version = max(self.version, int(m.group(1)))
+            self._changed.set()
+        for m in ACK.finditer(text):
+            self._resolve(m.group(1), Reply(True, int(m.group(2)),
+                                            duplicate=m.group(3) == "true"))
+        for m in ERROR.finditer(text):
+            self._resolve(m.group(2) or "",
+                          Reply(False, code=m.group(1), message=html.unescape(m.group(3))))
+
+    def _end(self, reason: BaseException) -> None:
+        """Remember why the reader stopped and fail every action still waiting."""
+        self.ended = reason
+        for fut in self._waiters.values():
+            if not fut.done():
+                fut.set_exception(reason)
+        self._waiters.clear()
+        self._changed.set()
 
     def _resolve(self, action_id: str, reply: Reply) -> None:
         fut = self._waiters.pop(action_id, None)
@@ -79,20 +115,44 @@ class RoomSocket:
         """Send anything, as a fuzzer would."""
         await self.ws.send(text)
 
+    async def send_raw_for_error(self, text: str | bytes, timeout: float = 10) -> Reply:
+        """Send a message that carries no usable action id (malformed, oversized, binary) and
+        wait for the server's error answer to it (errors without an action id)."""
+        if self.ended is not None:
+            raise SocketClosed(f"socket already ended: {self.ended}")
+        assert "" not in self._waiters, "one message without an action id at a time"
+        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._waiters[""] = fut
+        try:
+            await self.ws.send(text)
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            if self._waiters.get("") is fut:
+                del self._waiters[""]
+
     async def act(self, kind: str, action_id: str | None = None, timeout: float = 10,
                   basis: dict | None = None, **fields) -> Reply:
         """Send ``{"type": kind, "action_id": ..., **basis, **fields}`` and wait for the ack
         or error (``basis``: the page's own unless given). First waits until this page shows
         the newest version acknowledged in the room (so it acts on what a person would see);
-        after an ack, until it shows the version the action made."""
+        after an ack, until it shows the version the action made.
+
+        Raises ``TimeoutError`` after ``timeout`` seconds without an answer, ``SocketClosed``
+        when the connection ends first."""
+        if self.ended is not None:
+            raise SocketClosed(f"socket already ended: {self.ended}")
         await self.wait_version(max(_ACKED.get(self.code, 0), 0), timeout)
         action_id = action_id or uuid.uuid4().hex
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
         base = self.basis if basis is None else basis
-        await self.ws.send(json.dumps({**base, "type": kind, "action_id": action_id,
-                                       **fields}))
-        reply = await asyncio.wait_for(fut, timeout)
+        try:
+            await self.ws.send(json.dumps({**base, "type": kind, "action_id": action_id,
+                                           **fields}))
+            reply = await asyncio.wait_for(fut, timeout)
+        finally:
+            if self._waiters.get(action_id) is fut:
+                del self._waiters[action_id]
         if reply.ok:
             _ACKED[self.code] = max(_ACKED.get(self.code, 0), reply.version)
             await self.wait_version(reply.version, timeout)
@@ -103,9 +163,12 @@ class RoomSocket:
         await self.ws.send(json.dumps({"type": "hello", "version": version}))
 
     async def wait_version(self, version: int, timeout: float = 10) -> None:
-        """Wait until a live fragment of at least ``version`` arrived."""
+        """Wait until a live fragment of at least ``version`` arrived; ``TimeoutError`` after
+        ``timeout`` seconds, ``SocketClosed`` when the connection ends first."""
         async def wait() -> None:
             while self.version < version:
+                if self.ended is not None:
+                    raise SocketClosed(f"waiting for version {version}: {self.ended}")
                 self._changed.clear()
                 await self._changed.wait()
         await asyncio.wait_for(wait(), timeout)
@@ -115,9 +178,11 @@ class RoomSocket:
         return next(f for f in reversed(self.fragments) if LIVE.search(f))
 
     async def close(self) -> None:
-        """Close the socket."""
+        """Close the socket and wait for the reader to end; an unexpected error the reader
+        met is raised here."""
         await self.ws.close()
-        self._reader.cancel()
+        if not (self._reader.cancelled() or self._reader.cancelling()):
+            await asyncio.wait_for(self._reader, 10)
 
 
 async def wait_for(condition, timeout: float = 10) -> None:
@@ -155,13 +220,17 @@ class Guest:
         assert r.status_code == 200
         return r.json()
 
-    async def connect(self, code: str, origin: str | None = None, hello: int | None = -1
-                      ) -> RoomSocket:
-        """Open the room socket with this guest's cookie and (by default) the site's Origin."""
+    async def connect(self, code: str, origin: str | None = None, hello: int | None = -1,
+                      accept_language: str | None = None) -> RoomSocket:
+        """Open the room socket with this guest's cookies (session, and ``lang`` when set)
+        and (by default) the site's Origin; ``accept_language`` is sent as the
+        ``Accept-Language`` header. ``hello``: the version to announce (None: no hello)."""
         ws_url = self.base_url.replace("http://", "ws://") + f"/r/{code}/ws"
-        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())}
+        if accept_language is not None:
+            headers["Accept-Language"] = accept_language
         ws = await connect(ws_url, origin=origin or self.base_url,
-                           additional_headers={"Cookie": cookie}, open_timeout=10)
+                           additional_headers=headers, open_timeout=10)
         sock = RoomSocket(ws, code)
         if hello is not None:
             await sock.hello(hello)

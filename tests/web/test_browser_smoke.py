@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.browser import chromium, screenshot
 from tests.support.server import ServerProcess
@@ -17,10 +18,12 @@ def test_home_page_in_chromium_switches_language(settings, tmp_path) -> None:
         context = browser.new_context(locale="de-DE")
         page = context.new_page()
         page.goto(server.url + "/")
-        assert page.locator("h2").first.inner_text() == "Mit Freunden spielen"
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        expect(page.locator("h2").first).to_have_text("Mit Freunden spielen")
         page.click("button[name=lang][value=nl]")
         page.wait_for_url(server.url + "/")
-        assert page.locator("h2").first.inner_text() == "Speel met vrienden"
-        assert page.evaluate("typeof htmx") == "object"
+        expect(page.locator("html")).to_have_attribute("lang", "nl")
+        expect(page.locator("h2").first).to_have_text("Speel met vrienden")
+        page.wait_for_function("typeof htmx === 'object'")
         screenshot(page, "home-nl")
         context.close()

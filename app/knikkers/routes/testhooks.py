@@ -1,5 +1,5 @@
-"""Test-only routes, answered only when ``settings.test_hooks`` is on (``TEST_HOOKS=true``);
-otherwise every path here is a plain 404, as if it did not exist.
+"""Test-only routes, answered only when ``settings.test_routes`` (``TEST_HOOKS=true`` outside
+production); otherwise every path here is a plain 404, as if it did not exist.
 
 - ``POST /knikkers/test/near-full`` (``variant``, ``seed``, ``free``): a game from a near-full
   board (``app.knikkers.testpositions``); the start position is stored in the game's options so
@@ -19,16 +19,9 @@ from app.engines.knikkers import MAX_SEED
 from app.knikkers import service
 from app.knikkers.routes.common import parse_variant
 from app.knikkers.testpositions import near_full
-from app.web.deps import GuestId, SessionDep, SettingsDep
+from app.web.deps import GuestId, SessionDep, require_test_routes
 
-
-def require_test_hooks(settings: SettingsDep) -> None:
-    """404 unless the settings enable test hooks (never in production)."""
-    if not settings.test_hooks or settings.environment == "production":
-        raise HTTPException(status_code=404)
-
-
-router = APIRouter(prefix="/knikkers/test", dependencies=[Depends(require_test_hooks)])
+router = APIRouter(prefix="/knikkers/test", dependencies=[Depends(require_test_routes)])
 
 Small = Annotated[str, Form(max_length=24)]
 

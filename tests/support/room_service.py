@@ -1,0 +1,84 @@
+"""A room driven straight through ``RoomService`` on the test database (no server, no
+sockets): loaded dice, actions as the socket handler passes them, the room state after each.
+
+Room actions (``start``, ``options``, ``next_game``...) are sent with the room ``version``
+they were decided on, and game actions with their staleness fields added by the caller, so
+the messages are those a current page sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from app.rooms.dice import DiceSource
+from app.rooms.service import Outcome, RoomService
+from app.rooms.state import RoomState
+from app.store.db import Database
+
+
+async def _no_publish(code: str, version: int) -> None:
+    """Nobody listens: the tests read the state themselves."""
+
+
+@dataclass
+class ServiceRoom:
+    """One room in a ``RoomService``: its ``code``, the ``players`` (player ids, host first)
+    and the test dice queue."""
+
+    service: RoomService
+    dice: DiceSource
+    code: str
+    players: list[str]
+
+    async def state(self, fresh: bool = False) -> RoomState:
+        """The room's state: the service's own (kept current by every action), or with
+        ``fresh`` rebuilt from the database (what a restarted server would see)."""
+        state = await self.service.snapshot(self.code, -1 if fresh else 0)
+        assert state is not None
+        return state
+
+    async def act(self, player: str, message: dict[str, Any]) -> Outcome:
+        """One action of ``player``, as the socket handler passes it on."""
+        return await self.service.act(self.code, player, message)
+
+    async def room_action(self, player: str, kind: str, **fields: Any) -> Outcome:
+        """A room action (``options``, ``start``, ``next_game``...) naming the current room
+        version."""
+        version = (await self.state()).version
+        return await self.act(player, {"type": kind, "version": version, **fields})
+
+    async def player_of(self, seat_id: int) -> str:
+        """The player id sitting in ``seat_id``."""
+        seat = (await self.state()).seat(seat_id)
+        assert seat is not None
+        return seat.player_id
+
+    def load(self, faces: list[int]) -> None:
+        """Queue the faces the room's next rolls show (in order)."""
+        self.dice.load(self.code, faces)
+
+
+@asynccontextmanager
+async def service_room(database_url: str, kind: str, names: list[str],
+                       options: dict[str, Any] | None = None) -> AsyncIterator[ServiceRoom]:
+    """A room of game ``kind`` with one seat per name (the first hosts), the host's
+    ``options`` set (form strings, as the lobby sends them) and the game not started.
+    The service's timers are cancelled and the database closed on exit."""
+    db = Database(database_url)
+    dice = DiceSource(allow_loaded=True)
+    service = RoomService(db, _no_publish, dice)
+    try:
+        players = [f"p-{i}-{name.lower()}" for i, name in enumerate(names)]
+        code = await service.create_room(players[0], names[0], kind)
+        for player, name in zip(players[1:], names[1:], strict=True):
+            await service.join(code, player, name)
+        room = ServiceRoom(service, dice, code, players)
+        if options:
+            await room.room_action(players[0], "options", **options)
+        yield room
+    finally:
+        service.close()
+        await db.dispose()
