@@ -13,7 +13,6 @@ from tests.knikkers.helpers import (
     engine_view,
     finish,
     move,
-    play_to_end,
     player_of,
     ranks,
     seed_of,

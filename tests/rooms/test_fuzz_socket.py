@@ -48,8 +48,8 @@ CLEAN_CLOSE = (1000, 1008, 1009, 1013)
 async def _setup(server) -> None:
     anna, bram, cem = (Guest(server.url, n) for n in ("Anna", "Bram", "Cem"))
     code = await anna.create_room()
-    await bram.join(code)
-    await cem.join(code)
+    assert (await bram.join(code)).status_code == 303
+    assert (await cem.join(code)).status_code == 303
     a, b, c = [await g.connect(code) for g in (anna, bram, cem)]
     assert (await a.act("start")).ok
     state = await anna.state(code)

@@ -17,7 +17,7 @@ from app.rooms.games.kniffel import AWAY_GRACE
 from app.rooms.service import RoomService
 from app.store.db import Database
 from tests.support.players import Guest
-from tests.support.rooms import act_as
+from tests.support.room_service import act_as
 
 pytestmark = pytest.mark.server
 

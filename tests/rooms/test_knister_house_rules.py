@@ -130,12 +130,15 @@ async def test_a_match_of_three_sums_the_games_with_straights_worth_12(settings)
             context = live_context(state, anna, frozenset())
             if number < 3:
                 assert context["match_done"] is False
-                await room.room_action(bram, "next_game", after=number)
+                await room.room_action(anna, "next_game")  # the host starts the next one
         assert context["match_done"] is True
         assert context["match_ranking"] == [(1, seat_b, 3 * 73), (2, seat_a, 3 * 65)]
         assert [g.totals for g in state.match_games()] == [{seat_a: 65, seat_b: 73}] * 3
 
-        await room.room_action(anna, "next_game", after=3)  # a rematch starts a new match
+        # after the match: the rematch goes back to the lobby, the host starts a new match
+        await room.room_action(anna, "rematch")
+        assert (await room.state()).status == "lobby"
+        await room.room_action(anna, "start")
         game = (await room.state(fresh=True)).game
         assert (game.number, game.options["match_no"], game.options["match_game"]) == (4, 2, 1)
         assert game.options["straight_without_seven"] == 12

@@ -22,7 +22,7 @@ async def _setup(server, names=("Anna", "Bram", "Cem")):
     guests = [Guest(server.url, n) for n in names]
     code = await guests[0].create_room()
     for g in guests[1:]:
-        await g.join(code)
+        assert (await g.join(code)).status_code == 303
     return guests, code
 
 
@@ -61,7 +61,8 @@ async def test_sigkill_mid_game_loses_nothing(server) -> None:
     server.kill()
     server.restart()
     # the dice queue lived in the killed process: queue the faces not yet used
-    await guests[0].http.post(f"/_test/rooms/{code}/dice", json={"faces": FACES[20:]})
+    r = await guests[0].http.post(f"/_test/rooms/{code}/dice", json={"faces": FACES[20:]})
+    assert r.status_code == 200
     after_restart = await guests[0].state(code)
     assert after_restart == before_kill
     sockets = await _connect(guests, code)
@@ -71,7 +72,8 @@ async def test_sigkill_mid_game_loses_nothing(server) -> None:
 
     # the same game without interruption, in a second room
     others, code2 = await _setup(server)
-    await others[0].http.post(f"/_test/rooms/{code2}/dice", json={"faces": FACES})
+    r = await others[0].http.post(f"/_test/rooms/{code2}/dice", json={"faces": FACES})
+    assert r.status_code == 200
     sockets2 = await _connect(others, code2)
     assert (await sockets2[0].act("start")).ok
     await _play(others, sockets2, code2, range(25))

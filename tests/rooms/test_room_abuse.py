@@ -17,7 +17,7 @@ async def _room(server, start: bool = True):
     """Anna hosts, Bram joins, both connected; the game started unless ``start`` is False."""
     anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
     code = await anna.create_room()
-    await bram.join(code)
+    assert (await bram.join(code)).status_code == 303
     a, b = await anna.connect(code), await bram.connect(code)
     if start:
         assert (await a.act("start")).ok
@@ -115,7 +115,7 @@ async def test_only_the_host_starts_and_removes(server) -> None:
 async def test_host_leaving_passes_the_host_role_on(server) -> None:
     anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
     code = await anna.create_room()
-    await bram.join(code)
+    assert (await bram.join(code)).status_code == 303
     a, b = await anna.connect(code), await bram.connect(code)
     assert (await a.act("leave")).ok
     state = await anna.state(code)

@@ -18,7 +18,7 @@ from app.rooms.games.kniffel import AWAY_GRACE
 from app.rooms.games.knister import AWAY_ROLLER_GRACE
 from app.rooms.service import RoomService
 from app.store.db import Database
-from tests.support.rooms import act_as
+from tests.support.room_service import act_as
 
 
 class Harness:

@@ -1,9 +1,8 @@
 """A room driven straight through ``RoomService`` on the test database (no server, no
 sockets): loaded dice, actions as the socket handler passes them, the room state after each.
 
-Room actions (``start``, ``options``, ``next_game``...) are sent with the room ``version``
-they were decided on, and game actions with their staleness fields added by the caller, so
-the messages are those a current page sends.
+Every action carries the basis of the room as the database has it now
+(``app.rooms.rules.page_basis``), as a page showing the current table sends it.
 """
 
 from __future__ import annotations
@@ -14,9 +13,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rooms.dice import DiceSource
+from app.rooms.rules import page_basis
 from app.rooms.service import Outcome, RoomService
 from app.rooms.state import RoomState
 from app.store.db import Database
+
+
+async def act_as(service: RoomService, code: str, player_id: str,
+                 message: dict[str, Any]) -> Outcome:
+    """Apply ``message`` for ``player_id`` in room ``code`` with the basis of the room as the
+    database has it now (fields in ``message`` override it, to send a stale one)."""
+    state = await service.current(code)
+    assert state is not None, code
+    return await service.act(code, player_id, {**page_basis(state), **message})
 
 
 async def _no_publish(code: str, version: int) -> None:
@@ -41,14 +50,12 @@ class ServiceRoom:
         return state
 
     async def act(self, player: str, message: dict[str, Any]) -> Outcome:
-        """One action of ``player``, as the socket handler passes it on."""
-        return await self.service.act(self.code, player, message)
+        """One action of ``player``, as the socket handler passes it on (``act_as``)."""
+        return await act_as(self.service, self.code, player, message)
 
     async def room_action(self, player: str, kind: str, **fields: Any) -> Outcome:
-        """A room action (``options``, ``start``, ``next_game``...) naming the current room
-        version."""
-        version = (await self.state()).version
-        return await self.act(player, {"type": kind, "version": version, **fields})
+        """A room action (``options``, ``start``, ``next_game``...) of ``player``."""
+        return await self.act(player, {"type": kind, **fields})
 
     async def player_of(self, seat_id: int) -> str:
         """The player id sitting in ``seat_id``."""
