@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-import time
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -14,14 +14,14 @@ from tests.support.server import ServerProcess
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 
-def _roller(pages, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for page in pages:
-            if page.locator("[data-action=roll]").count():
-                return page
-        time.sleep(0.05)
-    raise AssertionError("nobody can roll")
+def _roller(server, code: str, pages: dict):
+    """The page of the player whose turn it is to roll (from the room's state), once its
+    Roll button shows."""
+    state = httpx.get(f"{server.url}/r/{code}/state.json").json()
+    seat = state["current"]["roller"]
+    page = pages[next(s["name"] for s in state["seats"] if s["id"] == seat)]
+    expect(page.locator("[data-action=roll]")).to_be_visible()
+    return page
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -49,7 +49,7 @@ def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
         anna.click("[data-action=start]")
         pages = [anna, bram]
         for i in range(25):
-            roller = _roller(pages)
+            roller = _roller(server, link.rsplit("/", 1)[1], {"Anna": anna, "Bram": bram})
             roller.click("[data-action=roll]")
             for page in pages:
                 page.locator(".cell.open").first.click(timeout=10_000)
