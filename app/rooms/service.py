@@ -387,6 +387,8 @@ class RoomService:
                 if match_done:
                     raise RoomError("match_over", "The match is over: start a rematch.")
                 return await self._start(state, action_id, continue_match=True)
+            if not match_done:
+                raise RoomError("match_running", "The match goes on: start its next game.")
             # Rematch: back to the lobby, the result still shown, the options editable.
             return await self._write(state, _nothing, status="lobby", action_id=action_id,
                                      reload=True)

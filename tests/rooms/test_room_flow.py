@@ -271,3 +271,25 @@ async def test_ready_marks_are_per_seat_idempotent_and_cleared_at_the_start(harn
     with pytest.raises(RoomError) as err:
         await act_as(h.service, code, "p-cat", {"type": "ready", "ready": True})
     assert err.value.code == "game_running"
+
+
+async def test_in_a_match_only_next_game_and_after_it_only_rematch(harness) -> None:
+    h = harness
+    code = await _room(h, "knister", ("Ann", "Bob"))
+    await act_as(h.service, code, "p-ann", {"type": "options", "match": "3"})
+    await act_as(h.service, code, "p-ann", {"type": "start"})
+    for number in (1, 2, 3):
+        for _ in range(25):
+            await _roll_and_place(h, code, [1, 1])
+        assert (await h.state(code)).status == "finished"
+        kind, wrong, code_wrong = (("next_game", "rematch", "match_running") if number < 3
+                                   else ("rematch", "next_game", "match_over"))
+        with pytest.raises(RoomError) as err:
+            await act_as(h.service, code, "p-ann", {"type": wrong})
+        assert err.value.code == code_wrong
+        with pytest.raises(RoomError) as err:
+            await act_as(h.service, code, "p-bob", {"type": kind})
+        assert err.value.code == "not_host"
+        await act_as(h.service, code, "p-ann", {"type": kind})
+    state = await h.state(code)
+    assert state.status == "lobby" and [g.number for g in state.games] == [1, 2, 3]
