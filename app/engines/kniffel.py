@@ -1,8 +1,8 @@
 """Kniffel family: the Kniffel, KitKniff and Yatzy scorecards, a turn of rolls, an automatic box.
 
 Sources: seed 004_158bafdd44373e34.txt (Kniffel), seed 002_592e3018138cffed.txt (KitKniff) and
-RULES.md, section "Kniffel family", which settles every point the seeds leave open and stands where
-they differ (noted at the rule). Dice come in as arguments: this module never rolls.
+docs/rules.md, section "Kniffel family", which settles every point the seeds leave open and stands
+where they differ (noted at the rule). Dice come in as arguments: this module never rolls.
 """
 
 from collections.abc import Iterable, Mapping
@@ -15,7 +15,7 @@ from app.engines._dice import longest_run, multiplicities
 
 DICE = 5
 FACES = range(1, 7)
-MAX_ROLLS = 3  # RULES.md, Kniffel family: "at most three rolls in total"
+MAX_ROLLS = 3  # docs/rules.md, Kniffel family: "at most three rolls in total"
 YAHTZEE_POINTS = 50
 
 UPPER_BOXES: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -30,7 +30,7 @@ KNIFFEL_BOXES: tuple[str, ...] = UPPER_BOXES + (
     "yahtzee",
     "chance",
 )
-# The Scandinavian Yatzy block order; one_pair and two_pairs only exist here (RULES.md).
+# The Scandinavian Yatzy block order; one_pair and two_pairs only exist here (docs/rules.md).
 YATZY_BOXES: tuple[str, ...] = UPPER_BOXES + (
     "one_pair",
     "two_pairs",
@@ -42,7 +42,7 @@ YATZY_BOXES: tuple[str, ...] = UPPER_BOXES + (
     "chance",
     "yahtzee",
 )
-# RULES.md, Kniffel family, joker: the fixed values full_house/straights score under the joker.
+# docs/rules.md, Kniffel family, joker: the fixed values full_house/straights score under the joker.
 JOKER_POINTS: dict[str, int] = {"full_house": 25, "small_straight": 30, "large_straight": 40}
 
 Scoring = Literal["kniffel", "yatzy"]
@@ -57,7 +57,7 @@ class UnknownBox(ScorecardError):
 
 
 class BoxFilled(ScorecardError):
-    """The box already holds points (a box is filled once per game; RULES.md)."""
+    """The box already holds points (a box is filled once per game; docs/rules.md)."""
 
 
 class BadDice(ScorecardError):
@@ -70,10 +70,10 @@ class TurnError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """One game of the family (RULES.md, Kniffel family).
+    """One game of the family (docs/rules.md, Kniffel family).
 
     name: "kniffel" | "kitkniff" | "yatzy". boxes: the card's box ids in display order.
-    scoring: which column of the RULES.md points table applies ("kniffel" or "yatzy").
+    scoring: which column of the docs/rules.md points table applies ("kniffel" or "yatzy").
     upper_bonus: points when ones..sixes reach upper_bonus_threshold. joker: whether the joker rule
     exists. extra_bonus_each / extra_bonus_cap: points per further five-alike and their maximum in
     all (0 = no extra bonus; None = uncapped).
@@ -90,18 +90,18 @@ class Ruleset:
 
 
 RULESETS: dict[str, Ruleset] = {
-    # seed 004, "Die Punktetabelle", "Der 63er-Bonus", "Zweiter Kniffel"; RULES.md.
+    # seed 004, "Die Punktetabelle", "Der 63er-Bonus", "Zweiter Kniffel"; docs/rules.md.
     "kniffel": Ruleset("kniffel", KNIFFEL_BOXES, "kniffel", 35, True, 50, None),
-    # seed 002, "Prämie - Bonus", "Kniffel als Joker", "Weitere KitKniff-Würfe"; RULES.md.
+    # seed 002, "Prämie - Bonus", "Kniffel als Joker", "Weitere KitKniff-Würfe"; docs/rules.md.
     "kitkniff": Ruleset("kitkniff", KNIFFEL_BOXES, "kniffel", 35, True, 100, 900),
-    # seed 004, "Häufige Hausregeln: Absteigend (Yatzy-Stil)"; RULES.md (+50 bonus, no joker).
+    # seed 004, "Häufige Hausregeln: Absteigend (Yatzy-Stil)"; docs/rules.md (+50 bonus, no joker).
     "yatzy": Ruleset("yatzy", YATZY_BOXES, "yatzy", 50, False, 0, None),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """Room options (RULES.md, Kniffel family, house rules; seed 004, "Häufige Hausregeln").
+    """Room options (docs/rules.md, Kniffel family, house rules; seed 004, "Häufige Hausregeln").
 
     joker: False = "no joker": full house and straights score only what the dice show; the extra
     bonus is still paid. five_alike_full_house: "Kniffel als Full House". extra_bonus: the KitKniff
@@ -118,7 +118,7 @@ class HouseRules:
 
 
 def _kniffel_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
-    """RULES.md, Kniffel / KitKniff column; seed 004 "Die Punktetabelle"; seed 002."""
+    """docs/rules.md, Kniffel / KitKniff column; seed 004 "Die Punktetabelle"; seed 002."""
     shape, total, run = multiplicities(dice), sum(dice), longest_run(dice)
     full_house = shape == (3, 2) or (five_alike_full_house and shape == (5,))
     return {
@@ -134,7 +134,7 @@ def _kniffel_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[
 
 
 def _yatzy_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
-    """RULES.md, Yatzy column (sums of the dice that make the pattern); dice sorted."""
+    """docs/rules.md, Yatzy column (sums of the dice that make the pattern); dice sorted."""
     shape, total = multiplicities(dice), sum(dice)
     pairs = sorted({face for face in dice if dice.count(face) >= 2}, reverse=True)
 
@@ -172,7 +172,7 @@ def _table(scoring: Scoring, five_alike_full_house: bool) -> dict[tuple[int, ...
 def _joker_table(
     scoring: Scoring, five_alike_full_house: bool
 ) -> dict[tuple[int, ...], dict[str, int]]:
-    """The six five-alike rolls with the joker's fixed values (RULES.md, joker)."""
+    """The six five-alike rolls with the joker's fixed values (docs/rules.md, joker)."""
     table = _table(scoring, five_alike_full_house)
     return {(face,) * DICE: table[(face,) * DICE] | JOKER_POINTS for face in FACES}
 
@@ -190,7 +190,7 @@ def _dice_key(dice: Iterable[int]) -> tuple[int, ...]:
 
 
 class Scorecard:
-    """One player's card for one game (RULES.md, Kniffel family).
+    """One player's card for one game (docs/rules.md, Kniffel family).
 
     Args: ruleset, a Ruleset or a RULESETS name; house-rule keywords joker (True),
     five_alike_full_house (False), extra_bonus (True), see HouseRules. An unknown ruleset name
@@ -223,10 +223,10 @@ class Scorecard:
     def _row(self, key: tuple[int, ...]) -> dict[str, int]:
         """Points per box for the sorted dice, with the joker applied when it applies.
 
-        Joker (RULES.md): five alike while the yahtzee box is filled (50 or 0) let full_house and
-        the straights score 25/30/40 in any open box. The seeds limit where the joker may go
-        (seed 004: matching upper box or lower block; seed 002: lower block); RULES.md allows any
-        open box and stands.
+        Joker (docs/rules.md): five alike while the yahtzee box is filled (50 or 0) let full_house
+        and the straights score 25/30/40 in any open box. The seeds limit where the joker may go
+        (seed 004: matching upper box or lower block; seed 002: lower block); docs/rules.md allows
+        any open box and stands.
         """
         if self._joker and key in self._joker_rows and self._boxes["yahtzee"] is not None:
             return self._joker_rows[key]
@@ -236,7 +236,8 @@ class Scorecard:
         """Points each OPEN box would get for these dice, in card order.
 
         Args: five ints 1..6 in any order. Returns {box: points}; empty when the card is complete.
-        Raises BadDice. Every open box may be filled, with 0 when the dice don't fit (RULES.md).
+        Raises BadDice. Every open box may be filled, with 0 when the dice don't fit
+        (docs/rules.md).
         """
         row = self._row(_dice_key(dice))
         return {box: row[box] for box, points in self._boxes.items() if points is None}
@@ -245,7 +246,7 @@ class Scorecard:
         """Write the dice into an open box; returns the points written (as options promised).
 
         Also counts an extra yahtzee when the dice are five alike and the yahtzee box holds 50
-        (RULES.md, extra bonus; seed 004 "Zweiter Kniffel"; seed 002 "Weitere KitKniff-Würfe").
+        (docs/rules.md, extra bonus; seed 004 "Zweiter Kniffel"; seed 002 "Weitere KitKniff-Würfe").
         Raises UnknownBox, BoxFilled or BadDice; the card is then unchanged.
         """
         if not isinstance(box, str) or box not in self._boxes:
@@ -282,7 +283,7 @@ class Scorecard:
 
     @property
     def is_complete(self) -> bool:
-        """True when every box is filled: the game is over (RULES.md)."""
+        """True when every box is filled: the game is over (docs/rules.md)."""
         return None not in self._boxes.values()
 
     @property
@@ -292,7 +293,8 @@ class Scorecard:
 
     @property
     def upper_bonus(self) -> int:
-        """The ruleset's bonus once ones..sixes reach 63 (RULES.md; seed 004 "Der 63er-Bonus")."""
+        """The ruleset's bonus once ones..sixes reach 63 (docs/rules.md; seed 004 "Der
+        63er-Bonus")."""
         reached = self.upper_total >= self.ruleset.upper_bonus_threshold
         return self.ruleset.upper_bonus if reached else 0
 
@@ -309,7 +311,7 @@ class Scorecard:
     @property
     def extra_bonus(self) -> int:
         """Extra-bonus points: Kniffel 50 each uncapped; KitKniff 100 each up to 900 and only with
-        the extra_bonus house rule on; Yatzy none (RULES.md, extra bonus; seed 002)."""
+        the extra_bonus house rule on; Yatzy none (docs/rules.md, extra bonus; seed 002)."""
         if not self.house_rules.extra_bonus:
             return 0
         points = self._extra_yahtzees * self.ruleset.extra_bonus_each
@@ -359,7 +361,7 @@ class Scorecard:
 
 
 class Turn:
-    """One player's turn of up to three rolls (RULES.md, Kniffel family; seed 002 "Das Spiel").
+    """One player's turn of up to three rolls (docs/rules.md, Kniffel family; seed 002 "Das Spiel").
 
     The first roll sets all five dice; later rolls replace the dice that are not held. Held dice
     may be released before any re-roll. Refused actions raise TurnError and change nothing.

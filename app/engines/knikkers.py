@@ -1,9 +1,9 @@
 """Knikkers (Color Lines): the rules engine for the single-player marble game.
 
-Rule sources: RULES.md, section "Knikkers (Color Lines)" (authoritative) and the original Dutch rule
-text ``seeds/001_d3872731f6cfa08a.txt`` beside RULES.md ("Knikkers - zo speelt u het", steps 1-7).
-Where and in which colour balls appear is in :mod:`app.engines.knikkers_seed` (the seeding
-function, versioned ``v1``).
+Rule sources: docs/rules.md, section "Knikkers (Color Lines)" (authoritative) and the original
+Dutch rule text ``seeds/001_d3872731f6cfa08a.txt`` beside docs/rules.md ("Knikkers - zo speelt u
+het", steps 1-7). Where and in which colour balls appear is in :mod:`app.engines.knikkers_seed`
+(the seeding function, versioned ``v1``).
 
 Coordinates are ``(row, col)``, 0-based from the top-left of the 9x9 board; colours are 0..6 and an
 empty cell is ``None``. Internally the board is a flat list of 81 cells (index ``row * 9 + col``)
@@ -32,7 +32,7 @@ MAX_SEED = 2**63 - 1
 # Orthogonal steps in the fixed BFS order: up, right, down, left (seed, step 2: "omhoog, omlaag,
 # naar links of naar rechts, nooit schuin").
 _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
-# Line directions: horizontal, vertical, diagonal down-right, diagonal down-left (RULES.md,
+# Line directions: horizontal, vertical, diagonal down-right, diagonal down-left (docs/rules.md,
 # Knikkers: "horizontal, vertical, both diagonals").
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -72,7 +72,8 @@ def line_points(length: int, min_line: int) -> int:
     Returns: ``length * (length - min_line + 1) * 2``, or 0 when ``length < min_line``
     (5-variant: 5 -> 10, 6 -> 24, 7 -> 42; 4-variant: 4 -> 8, 5 -> 20).
     Raises: ValueError for min_line not in (4, 5) or a negative or non-int length.
-    Rule source: RULES.md, Knikkers ("Points for one line of n balls"); seed 001, "Scoretelling".
+    Rule source: docs/rules.md, Knikkers ("Points for one line of n balls"); seed 001,
+    "Scoretelling".
     """
     if type(min_line) is not int or min_line not in MIN_LINES:
         raise ValueError(f"min_line must be 4 or 5, not {min_line!r}")
@@ -88,13 +89,13 @@ _POINTS = {m: tuple(line_points(n, m) for n in range(SIZE + 1)) for m in MIN_LIN
 
 
 class IllegalMove(ValueError):
-    """An action the rules refuse (RULES.md, Knikkers: "Anything else is rejected and changes
+    """An action the rules refuse (docs/rules.md, Knikkers: "Anything else is rejected and changes
     nothing"). Raised by ``Game.move``, ``Game.undo``, ``Game.reachable`` and ``Game.replay``."""
 
 
 @dataclass(frozen=True)
 class MoveResult:
-    """What one move did (RULES.md, Knikkers).
+    """What one move did (docs/rules.md, Knikkers).
 
     Attributes:
         points: points scored by this move, its own lines and the spawned balls' lines together.
@@ -147,7 +148,7 @@ def _find_path(cells: list[int | None], src: int, dst: int) -> list[int] | None:
     Breadth-first search with neighbours in the fixed order up, right, down, left, so the path is
     the same on every run: each cell's predecessor is the first cell that reached it. ``prev`` is a
     copy of the board, so balls count as already visited and one test per neighbour suffices.
-    Rule source: RULES.md, Knikkers ("reachable through empty cells by orthogonal steps (never
+    Rule source: docs/rules.md, Knikkers ("reachable through empty cells by orthogonal steps (never
     diagonal, never through balls)"); seed 001, step 2.
     """
     prev: list[int | None] = cells[:]
@@ -173,8 +174,8 @@ def _lines_through(cells: list[int | None], i: int, min_line: int) -> list[tuple
     """Return every line of >= min_line balls of the colour at ``i`` that passes through ``i``.
 
     One line per direction at most (horizontal, vertical, down-right, down-left), each a tuple of
-    flat cells in board order. Rule source: RULES.md, Knikkers ("every line of >= min balls of one
-    colour through the moved ball (horizontal, vertical, both diagonals)").
+    flat cells in board order. Rule source: docs/rules.md, Knikkers ("every line of >= min balls of
+    one colour through the moved ball (horizontal, vertical, both diagonals)").
     """
     colour = cells[i]
     found = []
@@ -251,7 +252,7 @@ class Game:
 
     Make one with :meth:`new`, :meth:`from_position` or :meth:`replay`. Games compare equal when
     their :meth:`state_dict` and the move they can take back are equal.
-    Rule source: RULES.md, Knikkers; seed 001_d3872731f6cfa08a.txt.
+    Rule source: docs/rules.md, Knikkers; seed 001_d3872731f6cfa08a.txt.
     """
 
     __slots__ = (
@@ -299,7 +300,7 @@ class Game:
         Returns: the game; the start balls are spawn indices 0..4, the upcoming ones 5..7 (see
         :mod:`app.engines.knikkers_seed`). No line is cleared at the start.
         Raises: ValueError for a bad seed or min_line.
-        Rule source: RULES.md, Knikkers ("A new game has 5 balls on the board and shows the 3
+        Rule source: docs/rules.md, Knikkers ("A new game has 5 balls on the board and shows the 3
         upcoming balls"; "Determinism"); seed 001, step 1.
         """
         seed = _check_seed(seed)
@@ -323,7 +324,7 @@ class Game:
         0, 1, 2 (their cells come from the seed); later balls are spawn indices 3, 4, ... of the
         seed. The board is taken as it is: no line on it is cleared.
         Raises: ValueError for a malformed board, upcoming, min_line or seed.
-        Rule source: RULES.md, Knikkers ("Determinism").
+        Rule source: docs/rules.md, Knikkers ("Determinism").
         """
         seed = _check_seed(seed)
         min_line = _check_min_line(min_line)
@@ -349,7 +350,7 @@ class Game:
         in tuple form).
         Raises: ValueError for a bad seed, min_line or start; IllegalMove (naming the action's
         position) for a malformed or illegal action.
-        Rule source: RULES.md, Knikkers ("The same seed and the same moves give the same game";
+        Rule source: docs/rules.md, Knikkers ("The same seed and the same moves give the same game";
         "a game that has been undone is still a valid game").
         """
         if start is None:
@@ -413,8 +414,8 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """True exactly when no cell is empty (RULES.md, Knikkers: "The game is over when no cell
-        is empty"; seed 001, step 7)."""
+        """True exactly when no cell is empty (docs/rules.md, Knikkers: "The game is over when no
+        cell is empty"; seed 001, step 7)."""
         return self._free == 0
 
     @property
@@ -466,7 +467,7 @@ class Game:
 
         Args: src, (row, col) of a ball. Returns: a set of (row, col).
         Raises: IllegalMove when src is malformed, out of the board or holds no ball.
-        Rule source: RULES.md, Knikkers ("reachable through empty cells by orthogonal steps").
+        Rule source: docs/rules.md, Knikkers ("reachable through empty cells by orthogonal steps").
         """
         start = _cell_index(src, "src")
         cells = self._cells
@@ -496,8 +497,8 @@ class Game:
         Raises: IllegalMove, changing nothing, when the game is over, src is malformed / out of the
         board / holds no ball, dst is malformed / out of the board / not empty, or no orthogonal
         path through empty cells leads from src to dst.
-        Rule source: RULES.md, Knikkers (move, lines, points, upcoming balls, game over); seed 001,
-        steps 2-4.
+        Rule source: docs/rules.md, Knikkers (move, lines, points, upcoming balls, game over); seed
+        001, steps 2-4.
         """
         if self._free == 0:
             raise IllegalMove("the game is over")
@@ -549,8 +550,8 @@ class Game:
         onto the same cells. A move that ended the game can be taken back too.
         Raises: IllegalMove when there is no move to take back (no move yet, or the last action
         was already an undo: only one move can be taken back).
-        Rule source: RULES.md, Knikkers ("Undo ("Terug") takes back the last move only (not two in
-        a row)"); seed 001, step 5.
+        Rule source: docs/rules.md, Knikkers ("Undo ("Terug") takes back the last move only (not
+        two in a row)"); seed 001, step 5.
         """
         snap = self._undo
         if snap is None:
@@ -571,8 +572,9 @@ class Game:
         """Place the upcoming balls (while cells are free), draw the next 3; return the placed
         balls as (flat cell, colour).
 
-        Rule source: RULES.md, Knikkers ("brings the 3 upcoming balls onto the board (fewer when
-        fewer cells are free), then 3 new upcoming ones are drawn"); knikkers_seed for the cells.
+        Rule source: docs/rules.md, Knikkers ("brings the 3 upcoming balls onto the board (fewer
+        when fewer cells are free), then 3 new upcoming ones are drawn"); knikkers_seed for the
+        cells.
         """
         cells, seed, first = self._cells, self._seed, self._spawn_index
         placed: list[tuple[int, int]] = []
@@ -591,8 +593,8 @@ class Game:
     def _spawn_lines(self, placed: list[int]) -> list[tuple[int, ...]]:
         """Return the distinct lines through the placed balls, each once, in placement order.
 
-        Rule source: RULES.md, Knikkers ("Lines through the new balls vanish and score the same way
-        (each distinct line once)").
+        Rule source: docs/rules.md, Knikkers ("Lines through the new balls vanish and score the
+        same way (each distinct line once)").
         """
         lines: list[tuple[int, ...]] = []
         for cell in placed:
@@ -604,8 +606,8 @@ class Game:
     def _clear(self, lines: list[tuple[int, ...]]) -> tuple[int, set[int]]:
         """Empty the lines' cells and score each line on its own; return (points, cleared cells).
 
-        Rule source: RULES.md, Knikkers ("Two lines from one move score separately; a ball shared
-        by both counts in both").
+        Rule source: docs/rules.md, Knikkers ("Two lines from one move score separately; a ball
+        shared by both counts in both").
         """
         if not lines:
             return 0, set()

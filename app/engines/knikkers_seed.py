@@ -1,8 +1,8 @@
 """Knikkers seeding: where and in which colour every ball of a game comes, fixed by the seed.
 
-Rule source: RULES.md, Knikkers ("Determinism"; "Undo ... the same balls come again, on the same
-cells while free") and seed 001_d3872731f6cfa08a.txt, "De regels in dit spel" ("Het spel zelf, niet
-het toeval, bepaalt waar nieuwe knikkers komen").
+Rule source: docs/rules.md, Knikkers ("Determinism"; "Undo ... the same balls come again, on the
+same cells while free") and seed 001_d3872731f6cfa08a.txt, "De regels in dit spel" ("Het spel zelf,
+niet het toeval, bepaalt waar nieuwe knikkers komen").
 
 Stored games must replay forever, so this module never uses Python's ``random``; every number comes
 from BLAKE2b in counter mode, which is the same on every machine and every Python version:
@@ -45,7 +45,7 @@ def draw(seed: int, stream: str, k: int) -> int:
     Args: seed 0..2**63-1; stream "colour" | "cell" | "fallback"; k >= 0 (spawn index).
     Returns: an int in 0 .. 2**64-1, the big-endian BLAKE2b-64 digest of
     ``f"knikkers/v1/{seed}/{stream}/{k}"``. No checks: callers pass validated values.
-    Rule source: RULES.md, Knikkers ("Determinism").
+    Rule source: docs/rules.md, Knikkers ("Determinism").
     """
     text = f"knikkers/{VERSION}/{seed}/{stream}/{k}".encode("ascii")
     return int.from_bytes(blake2b(text, digest_size=8).digest(), "big")
@@ -54,7 +54,8 @@ def draw(seed: int, stream: str, k: int) -> int:
 def spawn_colour(seed: int, k: int) -> int:
     """Return the colour (0..6) of ball ``k`` of the game with ``seed``.
 
-    Rule source: RULES.md, Knikkers ("The seed alone fixes ... the sequence of upcoming colours").
+    Rule source: docs/rules.md, Knikkers ("The seed alone fixes ... the sequence of upcoming
+    colours").
     """
     return draw(seed, "colour", k) % COLOURS
 
@@ -62,7 +63,7 @@ def spawn_colour(seed: int, k: int) -> int:
 def intended_cell(seed: int, k: int) -> int:
     """Return the flat cell index (0..80, ``row * 9 + col``) ball ``k`` is meant to land on.
 
-    Rule source: RULES.md, Knikkers ("... and the cell each of them is meant to land on").
+    Rule source: docs/rules.md, Knikkers ("... and the cell each of them is meant to land on").
     """
     return draw(seed, "cell", k) % CELLS
 
@@ -74,7 +75,8 @@ def fallback_cell(seed: int, k: int, cells: Sequence[int | None]) -> int:
     Returns: a flat index of a free cell: free cells in row-major order, position
     ``draw(seed, "fallback", k) % len(free)``.
     Raises: ValueError when no cell is free.
-    Rule source: RULES.md, Knikkers ("a fallback fixed by the seed and the board picks another").
+    Rule source: docs/rules.md, Knikkers ("a fallback fixed by the seed and the board picks
+    another").
     """
     free = [i for i in range(CELLS) if cells[i] is None]
     if not free:
@@ -87,7 +89,7 @@ def landing_cell(seed: int, k: int, cells: Sequence[int | None]) -> int:
 
     Args: ``cells`` is the flat 81-cell board at the moment ball k is placed (at least one free).
     Raises: ValueError when no cell is free.
-    Rule source: RULES.md, Knikkers ("Undo ... on the same cells while free"; "Determinism").
+    Rule source: docs/rules.md, Knikkers ("Undo ... on the same cells while free"; "Determinism").
     """
     cell = intended_cell(seed, k)
     if cells[cell] is None:
@@ -98,8 +100,8 @@ def landing_cell(seed: int, k: int, cells: Sequence[int | None]) -> int:
 def start_cells(seed: int) -> list[int | None]:
     """Return the flat 81-cell start board of ``Game.new(seed)``: balls k = 0..4 on an empty board.
 
-    The start balls are placed as they land; no line is cleared (RULES.md, Knikkers: "A new game
-    has 5 balls on the board").
+    The start balls are placed as they land; no line is cleared (docs/rules.md, Knikkers: "A new
+    game has 5 balls on the board").
     """
     cells: list[int | None] = [None] * CELLS
     for k in range(5):

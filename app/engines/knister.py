@@ -1,9 +1,9 @@
 """Knister: the 5x5 sheet of dice sums and its scoring.
 
 Sources: seed 000_30715a6c3153a139.txt ("Wanneer eindigt het spel", "Veelgemaakte fouten") and
-RULES.md, section "Knister". Each turn every player writes the same sum of two dice (2..12) into
-one empty cell; a written number is final. When all 25 cells are full, the 12 lines score: 5 rows,
-5 columns and the 2 corner-to-corner diagonals, which count double.
+docs/rules.md, section "Knister". Each turn every player writes the same sum of two dice (2..12)
+into one empty cell; a written number is final. When all 25 cells are full, the 12 lines score: 5
+rows, 5 columns and the 2 corner-to-corner diagonals, which count double.
 
 Coordinates are (row, col), 0-based from the top-left. Diagonal 0 runs from the top-left to the
 bottom-right corner, diagonal 1 from the top-right to the bottom-left corner.
@@ -19,7 +19,7 @@ from app.engines._dice import longest_run, multiplicities
 
 SIZE = 5
 MIN_SUM, MAX_SUM = 2, 12
-DIAGONAL_FACTOR = 2  # RULES.md, Knister: "Both diagonals count double."
+DIAGONAL_FACTOR = 2  # docs/rules.md, Knister: "Both diagonals count double."
 
 Cell = tuple[int, int]
 Grid = Sequence[Sequence[int | None]]
@@ -34,7 +34,7 @@ class CellTaken(PlacementError):
     """The cell already holds a number (seed 000, "Veelgemaakte fouten": a number is final)."""
 
 
-# RULES.md, Knister, points table; seed 000, "Wanneer eindigt het spel en wie wint".
+# docs/rules.md, Knister, points table; seed 000, "Wanneer eindigt het spel en wie wint".
 # The categories are exclusive: a line scores its one combination, never a sum of several.
 BASE_POINTS: dict[str, int] = {
     "none": 0,
@@ -64,7 +64,7 @@ class KnisterRules:
     """Room options for Knister scoring.
 
     straight_without_seven: points for a straight 2-6 or 8-12; 10 per the seed (default), 12 per
-    the official NSV edition (RULES.md, Knister). Any other value raises ValueError.
+    the official NSV edition (docs/rules.md, Knister). Any other value raises ValueError.
     """
 
     straight_without_seven: int = 10
@@ -110,7 +110,7 @@ _WEIGHT[None] = -(6**11)
 
 class _LineTable(dict[int, tuple[str, int]]):
     """Line key -> (combination, points before doubling); a line with an empty cell has a
-    negative key, missing here, and scores ("none", 0) (RULES.md: such lines score nothing)."""
+    negative key, missing here, and scores ("none", 0) (docs/rules.md: such lines score nothing)."""
 
     def __missing__(self, key: int) -> tuple[str, int]:
         return ("none", 0)
@@ -139,7 +139,7 @@ def classify_line(values: Iterable[int]) -> str:
     Args: five sums 2..12 in any order. Returns one of COMBINATIONS ("none", "pair", "two_pairs",
     "three_of_a_kind", "full_house", "four_of_a_kind", "five_of_a_kind", "straight",
     "straight_without_7"). Raises ValueError on a wrong length or a value outside 2..12.
-    Source: RULES.md, Knister, points table.
+    Source: docs/rules.md, Knister, points table.
     """
     try:
         key = tuple(sorted(values))
@@ -152,7 +152,7 @@ def classify_line(values: Iterable[int]) -> str:
 
 
 def score_line(values: Iterable[int], *, rules: KnisterRules | None = None) -> int:
-    """Points of one full line before doubling (RULES.md, Knister, points table).
+    """Points of one full line before doubling (docs/rules.md, Knister, points table).
 
     Args: five sums 2..12 in any order; rules for the straight-without-7 value (default 10).
     Returns 0..12. Raises ValueError on a wrong length or a value outside 2..12.
@@ -160,7 +160,7 @@ def score_line(values: Iterable[int], *, rules: KnisterRules | None = None) -> i
     return _checked_rules(rules).points(classify_line(values))
 
 
-# The twelve scoring lines (RULES.md, Knister): rows, then columns, then the two diagonals.
+# The twelve scoring lines (docs/rules.md, Knister): rows, then columns, then the two diagonals.
 LINES: tuple[tuple[LineKind, int, tuple[Cell, ...]], ...] = (
     *(("row", r, tuple((r, c) for c in range(SIZE))) for r in range(SIZE)),
     *(("col", c, tuple((r, c) for r in range(SIZE))) for c in range(SIZE)),
@@ -184,7 +184,7 @@ class LineScore(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class KnisterScore:
-    """The score of one sheet (RULES.md, Knister), built by score_grid.
+    """The score of one sheet (docs/rules.md, Knister), built by score_grid.
 
     combinations and points: one entry per line in LINES order (rows 0..4, columns 0..4,
     diagonals 0..1); points are before doubling; a line with an empty cell is ("none", 0).
@@ -264,7 +264,7 @@ def _line_keys(weights: list[int]) -> tuple[int, ...]:
 
 
 def score_grid(grid: Grid, rules: KnisterRules | None = None) -> KnisterScore:
-    """Score a sheet (RULES.md, Knister; seed 000, "Wanneer eindigt het spel").
+    """Score a sheet (docs/rules.md, Knister; seed 000, "Wanneer eindigt het spel").
 
     Args: grid, 5 rows of 5 cells, each None (empty) or a sum 2..12; rules (default: seed rules).
     Returns a KnisterScore; lines with an empty cell score 0. Raises ValueError on a bad grid.
@@ -277,7 +277,8 @@ def score_grid(grid: Grid, rules: KnisterRules | None = None) -> KnisterScore:
 
 
 class KnisterSheet:
-    """One player's 5x5 sheet; numbers go into empty cells and are final (seed 000, RULES.md)."""
+    """One player's 5x5 sheet; numbers go into empty cells and are final (seed 000,
+    docs/rules.md)."""
 
     def __init__(self) -> None:
         self._grid: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
@@ -299,7 +300,7 @@ class KnisterSheet:
 
     @property
     def is_full(self) -> bool:
-        """True once all 25 cells hold a number: the game is over (RULES.md, Knister)."""
+        """True once all 25 cells hold a number: the game is over (docs/rules.md, Knister)."""
         return all(None not in row for row in self._grid)
 
     def empty_cells(self) -> list[Cell]:
@@ -307,7 +308,7 @@ class KnisterSheet:
         return [(r, c) for r, row in enumerate(self._grid) for c, v in enumerate(row) if v is None]
 
     def place(self, cell: Cell, value: int) -> None:
-        """Write a sum into an empty cell (RULES.md, Knister: a written number is final).
+        """Write a sum into an empty cell (docs/rules.md, Knister: a written number is final).
 
         Args: cell (row, col) with 0 <= row, col < 5; value an int 2..12.
         Raises CellTaken on a filled cell, PlacementError on a bad cell or value; the sheet is
@@ -355,7 +356,7 @@ def auto_cell(sheet: KnisterSheet, value: int) -> Cell:
 
     For each empty cell, look at the lines through it (a diagonal weighs 2) and rank by:
     1. gain: how much the same-number groups of those lines (pair 1, two pairs 3, three 3,
-       full house 8, four 6, five 10; RULES.md, Knister) grow when value joins them;
+       full house 8, four 6, five 10; docs/rules.md, Knister) grow when value joins them;
     2. then lines already holding many different numbers (a non-matching number hurts least);
     3. then cells on fewer / lighter lines (keep the doubled diagonals for good numbers);
     4. then the first cell row by row.

@@ -6,7 +6,7 @@ secret"): nothing sent to a browser reveals a seed, or any spawn of a game still
 beyond the three upcoming colours it shows.
 
 - The seed (and the engine's draw counter, ``spawn_index``) never leave the server, not even for
-  a finished game: "Herspelen" starts a ranked game on a finished game's seed (RULES.md,
+  a finished game: "Herspelen" starts a ranked game on a finished game's seed (docs/rules.md,
   Knikkers: "a replayed game counts as a game of its own").
 - A finished game is watched move by move (replay viewer, its JSON state) by its player at any
   time; by anybody else once nobody can still be playing the seed with that knowledge: a daily

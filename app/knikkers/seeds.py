@@ -1,7 +1,7 @@
 """Where a Knikkers game's seed comes from: a fresh random one, or the daily game's.
 
 The seed fixes every spawn of a game (``app.engines.knikkers_seed``), so it is the game's whole
-future: it stays on the server (``app.knikkers.disclosure``). Rule source: RULES.md, Knikkers
+future: it stays on the server (``app.knikkers.disclosure``). Rule source: docs/rules.md, Knikkers
 ("Determinism"; ""Nieuw spel" starts a new seed"); issue 6 ("Daily game: one seed per day per
 variant, the same for everyone"); issue 11 ("derive it with a server secret").
 """

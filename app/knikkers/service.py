@@ -4,7 +4,7 @@ Every action follows the same path: lock the game row (one writer per game, on S
 Postgres alike), load its log, rebuild the state with the engine, let the engine decide, append
 one ``game_events`` row, finish and rank the game when it is over, commit. A refused action
 raises ``Refused`` and stores nothing. The browser only ever sends (src, dst) or undo; no input
-sets a score. Rule source: RULES.md, Knikkers; issue 6, "Server authority".
+sets a score. Rule source: docs/rules.md, Knikkers; issue 6, "Server authority".
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ async def start_daily(
 async def play_again(session: AsyncSession, source: Game, today: date) -> Game:
     """"Herspelen": a new game of its own with the same seed, variant and start position.
 
-    Only a finished game can be played again (RULES.md, Knikkers: "End screen ... "Herspelen"
+    Only a finished game can be played again (docs/rules.md, Knikkers: "End screen ... "Herspelen"
     replays the same seed"): a copy of a game still being played would let its player explore
     that game's future. It stays a daily game only while its date is still today.
     Raises Refused ``playing`` (nothing stored) for a game still being played.
@@ -217,7 +217,8 @@ async def move(
     ``version``: the seq the client last saw (stale -> Refused ``stale``); ``action_id``: the
     client's id for this action, so a repeated send is applied once. Raises GameNotFound or
     Refused (nothing stored). When the move ends the game it is verified and ranked in the same
-    transaction. Rule source: RULES.md, Knikkers ("Anything else is rejected and changes nothing").
+    transaction. Rule source: docs/rules.md, Knikkers ("Anything else is rejected and changes
+    nothing").
     """
     return await _act(session, game_id, player_id, ("move", src, dst), version, action_id)
 
@@ -232,7 +233,7 @@ async def undo(
 ) -> Outcome:
     """Take back the player's last move ("Terug"); commit the event.
 
-    Raises Refused ``nothing_to_undo`` when the last action was not a move (RULES.md, Knikkers:
+    Raises Refused ``nothing_to_undo`` when the last action was not a move (docs/rules.md, Knikkers:
     "takes back the last move only (not two in a row)"), plus the errors of ``move``.
     """
     return await _act(session, game_id, player_id, ("undo",), version, action_id)

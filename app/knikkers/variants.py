@@ -1,7 +1,7 @@
 """Knikkers variants ("5 op een rij", "4 op een rij"): their numbers and names.
 
-Rule source: RULES.md, Knikkers ("Variants: "5 op een rij" (a line needs >=5) and "4 op een rij"
-(>=4) ... Each variant has its own record and ranking").
+Rule source: docs/rules.md, Knikkers ("Variants: "5 op een rij" (a line needs >=5) and "4 op een
+rij" (>=4) ... Each variant has its own record and ranking").
 """
 
 from __future__ import annotations

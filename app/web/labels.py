@@ -1,83 +1,12 @@
-"""Translated names of game terms shown in templates (combinations, lines, boxes, games)."""
+"""The display name of a room game, from the game registry (the only list of games)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from types import SimpleNamespace
-
-from app.i18n import current_language
-from app.i18n import gettext as _
+from app.rooms.games import GAMES
 
 
 def game_label(kind: str) -> str:
-    """The display name of a room game kind (``knister``, ``kniffel``, ``kitkniff``, ``yatzy``)."""
-    return {"knister": "Knister", "kniffel": "Kniffel", "kitkniff": "KitKniff",
-            "yatzy": "Yatzy"}.get(kind, kind)
-
-
-def combination_name(combination: str) -> str:
-    """A Knister line combination id (RULES.md, Knister table) in the current language."""
-    return {
-        "none": _("nothing"),
-        "pair": _("pair"),
-        "two_pairs": _("two pairs"),
-        "three_of_a_kind": _("three of a kind"),
-        "full_house": _("full house"),
-        "four_of_a_kind": _("four of a kind"),
-        "five_of_a_kind": _("five of a kind"),
-        "straight": _("straight"),
-        "straight_without_7": _("straight without 7"),
-    }.get(combination, combination)
-
-
-def line_name(line) -> str:
-    """A Knister ``LineScore``'s place: row/column number or which diagonal."""
-    if line.kind == "row":
-        return _("Row %(n)s") % {"n": line.index + 1}
-    if line.kind == "col":
-        return _("Column %(n)s") % {"n": line.index + 1}
-    return _("Diagonal ↘ (double)") if line.index == 0 else _("Diagonal ↙ (double)")
-
-
-def box_label(box: str, ruleset: str) -> str:
-    """A Kniffel-family box id (RULES.md, Kniffel family, box table) in the current language.
-
-    ``ruleset`` is ``kniffel``, ``kitkniff`` or ``yatzy``: the five-alike box is named after
-    the game ("Kniffel" / "KitKniff" / "Yatzy"), and KitKniff's chance is "Krempel" (seed 002).
-    """
-    if box == "yahtzee":
-        return game_label(ruleset)
-    if box == "chance" and ruleset == "kitkniff":
-        return "Krempel"
-    return {
-        "ones": _("Ones"),
-        "twos": _("Twos"),
-        "threes": _("Threes"),
-        "fours": _("Fours"),
-        "fives": _("Fives"),
-        "sixes": _("Sixes"),
-        "one_pair": _("One pair"),
-        "two_pairs": _("Two pairs"),
-        "three_of_a_kind": _("Three of a kind"),
-        "four_of_a_kind": _("Four of a kind"),
-        "full_house": _("Full house"),
-        "small_straight": _("Small straight"),
-        "large_straight": _("Large straight"),
-        "chance": _("Chance"),
-    }.get(box, box)
-
-
-def grid_titles() -> SimpleNamespace:
-    """Tooltips of a Knister grid in the current language: ``rows`` and ``cols`` (5 each),
-    ``diagonals`` and ``auto``; built once per language (every sheet shows them)."""
-    return _grid_titles(current_language())
-
-
-@lru_cache(maxsize=8)
-def _grid_titles(lang: str) -> SimpleNamespace:
-    return SimpleNamespace(
-        rows=[_("Row %(r)s") % {"r": n} for n in range(1, 6)],
-        cols=[_("Column %(c)s") % {"c": n} for n in range(1, 6)],
-        diagonals=_("Diagonals count double"),
-        auto=_("placed automatically"),
-    )
+    """The display name of room game ``kind`` (its plug-in's ``label``); ``kind`` itself for
+    an unknown one."""
+    game = GAMES.get(kind)
+    return game.label if game is not None else kind

@@ -62,12 +62,15 @@ async def new_room_form(request: Request, player: CurrentPlayer) -> HTMLResponse
                                       {"player": player, "games": list(GAMES)})
 
 
+DEFAULT_GAME = next(iter(GAMES))  # the registry's first game
+
+
 @router.post("/rooms", name="create_room")
 async def create_room(
     request: Request,
     player: CurrentPlayer,
     guest_id: GuestId,
-    game: Annotated[str, Form(max_length=16)] = "knister",
+    game: Annotated[str, Form(max_length=16)] = DEFAULT_GAME,
     name: Annotated[str, Form(max_length=200)] = "",
 ):
     """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it."""

@@ -12,8 +12,9 @@ from babel.numbers import format_decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import i18n
+from app.rooms.games import GAMES
 from app.settings import ROOT
-from app.web import labels, sheet_cells
+from app.web import labels
 
 TEMPLATE_DIR: Path = ROOT / "templates"
 
@@ -27,11 +28,8 @@ def make_templates() -> Jinja2Blocks:
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
     env.globals["game_label"] = labels.game_label
-    env.globals["combination_name"] = labels.combination_name
-    env.globals["line_name"] = labels.line_name
-    env.globals["box_label"] = labels.box_label
-    env.globals["grid_titles"] = labels.grid_titles
-    env.globals["grid_rows"] = sheet_cells.grid_rows
+    for game in GAMES.values():  # each game's own helpers (box names, grid cells...)
+        env.globals.update(game.template_globals())
     env.globals["decimal"] = lambda number: format_decimal(
         number, format="#,##0.0", locale=i18n.current_language())
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]

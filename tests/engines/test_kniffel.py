@@ -1,4 +1,4 @@
-"""Kniffel family rules (RULES.md, Kniffel family; seeds 004_158bafdd44373e34.txt, 002_...)."""
+"""Kniffel family rules (docs/rules.md, Kniffel family; seeds 004_158bafdd44373e34.txt, 002_...)."""
 
 import pytest
 from hypothesis import given

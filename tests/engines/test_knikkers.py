@@ -1,4 +1,4 @@
-"""Knikkers engine: the rules of RULES.md, "Knikkers (Color Lines)", one behaviour per test."""
+"""Knikkers engine: the rules of docs/rules.md, "Knikkers (Color Lines)", one behaviour per test."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Golden values for Knikkers seeding (knikkers_seed, scheme "v1").
 
-Stored games are replayed from their seed and actions (RULES.md, Knikkers: "The same seed and the
-same moves give the same game on every machine and every Python version, forever"). These literals
-were generated once from the implementation and pasted in; if one of these tests fails, stored games
-would change: do not update the literals, restore the behaviour (or add a new version tag).
+Stored games are replayed from their seed and actions (docs/rules.md, Knikkers: "The same seed and
+the same moves give the same game on every machine and every Python version, forever"). These
+literals were generated once from the implementation and pasted in; if one of these tests fails,
+stored games would change: do not update the literals, restore the behaviour (or add a new version
+tag).
 """
 
 from __future__ import annotations

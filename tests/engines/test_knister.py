@@ -1,4 +1,4 @@
-"""Knister rules (RULES.md, Knister; seed 000_30715a6c3153a139.txt)."""
+"""Knister rules (docs/rules.md, Knister; seed 000_30715a6c3153a139.txt)."""
 
 from collections import Counter
 
@@ -26,7 +26,7 @@ DIAGONAL_ONLY = [[2 + 2 * ((c - r) % 5) for c in range(5)] for r in range(5)]
 ALL_SEVENS = [[7] * 5 for _ in range(5)]
 
 
-# --- the points table, one row each (RULES.md, Knister) ---
+# --- the points table, one row each (docs/rules.md, Knister) ---
 
 
 def test_pair_scores_1():
@@ -309,7 +309,7 @@ grids = st.lists(st.lists(cells, min_size=5, max_size=5), min_size=5, max_size=5
 
 
 def reference_points(line: list[int], straight_without_seven: int = 10) -> int:
-    """The RULES.md table written out plainly, as an oracle for the precomputed tables."""
+    """The docs/rules.md table written out plainly, as an oracle for the precomputed tables."""
     counts = sorted(Counter(line).values(), reverse=True)
     if counts == [1, 1, 1, 1, 1] and max(line) - min(line) == 4:
         return 8 if 7 in line else straight_without_seven

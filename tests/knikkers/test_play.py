@@ -1,6 +1,6 @@
 """Playing Knikkers over HTTP: the server's engine decides, refused actions change nothing.
 
-Issue 6, acceptance 1 and 2; RULES.md, Knikkers.
+Issue 6, acceptance 1 and 2; docs/rules.md, Knikkers.
 """
 
 from __future__ import annotations

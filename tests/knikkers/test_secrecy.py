@@ -41,7 +41,7 @@ from tests.knikkers.helpers import (
 )
 
 HTML = {"accept": "text/html"}
-# Everything a JSON answer about a game may hold (RULES.md, Knikkers: what the player sees).
+# Everything a JSON answer about a game may hold (docs/rules.md, Knikkers: what the player sees).
 STATE_KEYS = {"min_line", "board", "upcoming", "score", "moves", "lines_cleared", "over",
               "can_undo", "id", "version", "status", "result", "move"}
 MOVE_KEYS = {"points", "path", "lines", "spawned"}
@@ -193,7 +193,7 @@ def test_a_new_games_responses_never_show_its_seed(client) -> None:
     _play_while_running(rec, game_id, player_of(client, game_id))
     assert_secret(rec.responses, seed)
     # over: its replay and state may be watched, still without the seed ("Herspelen" starts a
-    # ranked game on it, RULES.md, Knikkers)
+    # ranked game on it, docs/rules.md, Knikkers)
     done = Recorder(client)
     final = finish(client, game_id)
     url = f"/knikkers/games/{game_id}"

@@ -95,6 +95,7 @@ class GamePlugin(Protocol):
     """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""
 
     kind: str
+    label: str
     folder: str
     template: str
 
@@ -140,6 +141,10 @@ class GamePlugin(Protocol):
 
     def view(self, state: Any, viewer_seat_id: int | None) -> dict[str, Any]:
         """Template context for the game area as seen by ``viewer_seat_id`` (None: spectator)."""
+
+    def template_globals(self) -> dict[str, Any]:
+        """Functions and values the game's templates call (e.g. translated box names),
+        installed in the template environment once at start-up."""
 
     # Optional: ``parts_template`` (a template of macros) and
     # ``parts(view, viewer_seat_id, labels) -> list[Part]`` split the running game's area

@@ -1,9 +1,9 @@
 """Kniffel, KitKniff and Yatzy in a room: one player at a time rolls, holds and fills a box.
 
-Rules: RULES.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
+Rules: docs/rules.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
 002_592e3018138cffed.txt (KitKniff). One plug-in class serves the three rule sets
 (``KniffelGame("kniffel")`` ...). The state and its events are in ``kniffel_state``, the
-template context in ``kniffel_view``.
+template context in ``view``.
 
 Timers: with the turn timer on (60 or 120 s) the server finishes a turn that ran out; with
 it off or on, a player on turn who is away (no open socket) for ``AWAY_GRACE`` has their
@@ -18,9 +18,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS, auto_box
-from app.rooms.games import kniffel_view
 from app.rooms.games.base import ActionError, Dice, Event, OptionError, Table
-from app.rooms.games.kniffel_state import KniffelState, fold, rolled
+from app.rooms.games.kniffel import labels
+from app.rooms.games.kniffel import view as kniffel_view
+from app.rooms.games.kniffel.state import KniffelState, fold, rolled
 
 TIMER_CHOICES = (0, 60, 120)
 MAX_COLUMNS = 6  # seed 004, "Mehrere Spalten": a block has six columns
@@ -39,12 +40,13 @@ class KniffelGame:
         if ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {ruleset!r}")
         self.kind = ruleset
+        self.label = labels.GAME_NAMES[ruleset]
 
     # ----- options ---------------------------------------------------------------------------
 
     def default_options(self) -> dict[str, Any]:
         """One column, no turn timer, joker on, five alike not a full house, extra bonus on
-        (RULES.md, Kniffel family: house rules all off by default, extra bonus on)."""
+        (docs/rules.md, Kniffel family: house rules all off by default, extra bonus on)."""
         return {"joker": True, "five_alike_full_house": False, "extra_bonus": True,
                 "columns": 1, "timer": 0}
 
@@ -200,16 +202,20 @@ class KniffelGame:
         return state.over
 
     def totals(self, state: KniffelState) -> dict[int, int]:
-        """Points per seat: the sum of its columns' ``Scorecard.total`` (RULES.md)."""
+        """Points per seat: the sum of its columns' ``Scorecard.total`` (docs/rules.md)."""
         return {s: state.total(s) for s in state.order}
 
     def public(self, state: KniffelState) -> dict[str, Any]:
-        """The game as JSON for ``state.json`` (see ``kniffel_view.public``)."""
+        """The game as JSON for ``state.json`` (see ``view.public``)."""
         return kniffel_view.public(state)
 
     def view(self, state: KniffelState, viewer_seat_id: int | None) -> dict[str, Any]:
-        """Template context as ``viewer_seat_id`` sees it (see ``kniffel_view.view``)."""
+        """Template context as ``viewer_seat_id`` sees it (see ``view.view``)."""
         return kniffel_view.view(state, viewer_seat_id)
+
+    def template_globals(self) -> dict[str, Any]:
+        """Functions the Kniffel-family templates call (translated box names)."""
+        return {"box_label": labels.box_label}
 
 
 def _last(value: Any) -> Any:

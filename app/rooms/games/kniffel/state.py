@@ -1,6 +1,6 @@
 """A Kniffel-family game in a room, folded from its events (Kniffel, KitKniff, Yatzy).
 
-Rules: RULES.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
+Rules: docs/rules.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
 002_592e3018138cffed.txt (KitKniff). Turns go round the table in seat order; a turn is the
 engine's ``Turn`` (up to three rolls, holds) and ends by filling one open box.
 

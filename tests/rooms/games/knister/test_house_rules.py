@@ -1,5 +1,5 @@
 """Knister room options: a straight without a 7 worth 12 (the NSV edition) instead of the
-seed's 10, and a match of three games with the totals summed (RULES.md, Knister). On the
+seed's 10, and a match of three games with the totals summed (docs/rules.md, Knister). On the
 plug-in, and through the room service with loaded dice.
 
 Two sheets built from the same 25 rolls, scored by hand (S = points of a straight without 7):

@@ -1,6 +1,6 @@
 """Kniffel-family rules a room can switch, on the plug-in and through the room service with
 loaded dice: KitKniff's extra bonus stops at 900 (Kniffel's does not), and the house rule
-"five alike counts as a full house" (RULES.md, Kniffel family; seed 002 "Weitere
+"five alike counts as a full house" (docs/rules.md, Kniffel family; seed 002 "Weitere
 KitKniff-Würfe", seed 004 "Häufige Hausregeln").
 
 Every expected number is worked out by hand from the loaded dice and written as a literal.

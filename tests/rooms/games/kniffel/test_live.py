@@ -87,7 +87,7 @@ async def play_turn(table: Table, seat: int, rolls: list[tuple[list[int], list[i
     return dice
 
 
-# One roll per box, with its points worked out by hand from RULES.md ("kniffel" scoring for
+# One roll per box, with its points worked out by hand from docs/rules.md ("kniffel" scoring for
 # Kniffel and KitKniff, then "yatzy" scoring).
 ROLL_FOR = {
     "ones": ([1, 1, 1, 2, 3], 3, 3),

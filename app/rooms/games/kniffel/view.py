@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.engines.kniffel import MAX_ROLLS, RULESETS, UPPER_BOXES, Scorecard
-from app.rooms.games.kniffel_state import KniffelState
+from app.rooms.games.kniffel.state import KniffelState
 
 _PAR = {box: 3 * face for face, box in enumerate(UPPER_BOXES, start=1)}
 

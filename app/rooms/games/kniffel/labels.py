@@ -1,0 +1,36 @@
+"""Translated names of the Kniffel-family boxes shown in its templates (docs/rules.md,
+"Kniffel family", box table)."""
+
+from __future__ import annotations
+
+from app.i18n import gettext as _
+
+GAME_NAMES = {"kniffel": "Kniffel", "kitkniff": "KitKniff", "yatzy": "Yatzy"}
+
+
+def box_label(box: str, ruleset: str) -> str:
+    """A Kniffel-family box id (docs/rules.md, "Kniffel family") in the current language.
+
+    ``ruleset`` is ``kniffel``, ``kitkniff`` or ``yatzy``: the five-alike box is named after
+    the game ("Kniffel" / "KitKniff" / "Yatzy"), and KitKniff's chance is "Krempel" (seed 002).
+    """
+    if box == "yahtzee":
+        return GAME_NAMES[ruleset]
+    if box == "chance" and ruleset == "kitkniff":
+        return "Krempel"
+    return {
+        "ones": _("Ones"),
+        "twos": _("Twos"),
+        "threes": _("Threes"),
+        "fours": _("Fours"),
+        "fives": _("Fives"),
+        "sixes": _("Sixes"),
+        "one_pair": _("One pair"),
+        "two_pairs": _("Two pairs"),
+        "three_of_a_kind": _("Three of a kind"),
+        "four_of_a_kind": _("Four of a kind"),
+        "full_house": _("Full house"),
+        "small_straight": _("Small straight"),
+        "large_straight": _("Large straight"),
+        "chance": _("Chance"),
+    }.get(box, box)
