@@ -103,6 +103,18 @@
     }
   });
 
+  // The viewer's own score-sheet column: the sheet is the same HTML for every viewer, the
+  // frame says whose page this is.
+  function markMine() {
+    var frame = document.querySelector("#live [data-viewer-seat]");
+    var seat = frame ? frame.getAttribute("data-viewer-seat") : "";
+    document.querySelectorAll("#live th.player[data-sheet]").forEach(function (th) {
+      th.classList.toggle("mine", seat !== "" && th.getAttribute("data-sheet") === seat);
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", markMine);
+  document.addEventListener("DOMContentLoaded", markMine);
+
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.body.classList.remove("sending");
     var dice = document.querySelector("#live [data-roll-index]");

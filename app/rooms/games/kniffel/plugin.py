@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS, auto_box
-from app.rooms.games.base import ActionError, Dice, Event, OptionError, Table
+from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
 from app.rooms.games.kniffel import labels
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.state import KniffelState, fold, rolled
@@ -35,6 +35,7 @@ class KniffelGame:
 
     folder = "kniffel"
     template = "rooms/kniffel/game.html"
+    parts_template = "rooms/kniffel/_parts.html"
 
     def __init__(self, ruleset: str) -> None:
         if ruleset not in RULESETS:
@@ -212,6 +213,11 @@ class KniffelGame:
     def view(self, state: KniffelState, viewer_seat_id: int | None) -> dict[str, Any]:
         """Template context as ``viewer_seat_id`` sees it (see ``view.view``)."""
         return kniffel_view.view(state, viewer_seat_id)
+
+    def parts(self, context: dict[str, Any], viewer_seat_id: int | None,
+              seat_labels: dict[int, str]) -> list[Part]:
+        """The game area's live parts as ``viewer_seat_id`` sees it (see ``view.parts``)."""
+        return kniffel_view.parts(context, viewer_seat_id, seat_labels)
 
     def template_globals(self) -> dict[str, Any]:
         """Functions the Kniffel-family templates call (translated box names)."""

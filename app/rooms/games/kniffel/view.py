@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.engines.kniffel import MAX_ROLLS, RULESETS, UPPER_BOXES, Scorecard
+from app.rooms.games.base import Part
 from app.rooms.games.kniffel.state import KniffelState
 
 _PAR = {box: 3 * face for face, box in enumerate(UPPER_BOXES, start=1)}
@@ -113,3 +114,27 @@ def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
         "sheets": sheets(state),
         "totals": {s: state.total(s) for s in state.order},
     }
+
+
+def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> list[Part]:
+    """The game area's parts as seat ``viewer`` sees it: the turn panel (while the game runs)
+    and the score sheet (macros ``kniffel_turn`` and ``kniffel_sheet``).
+
+    Each key lists what its macro shows, so a hold re-sends only the turn panel, and only the
+    player on turn gets a sheet of their own (with the boxes to choose); everyone else shares
+    one rendering per version and language.
+    """
+    st: KniffelState = view["state"]
+    names = tuple(labels.items())
+    result = []
+    if not view["over"]:
+        turn_key = ("kniffel-turn", view["current"], tuple(view["dice"]), tuple(view["held"]),
+                    view["rolls"], view["turn_no"], view["roll_auto"], view["deadline"],
+                    st.timer, st.columns, view["column"], view["my_turn"], view["can_roll"],
+                    view["can_hold"], view["can_score"], names)
+        result.append(Part("kniffel-turn", turn_key, "kniffel_turn", (view, labels)))
+    offers = tuple(sorted(view["options"].items()))
+    sheet_key = ("kniffel-sheet", st.turns, st.turn_no, tuple(sorted(st.left)), view["over"],
+                 view["current"], view["column"], offers, view["can_score"], names)
+    result.append(Part("kniffel-sheet", sheet_key, "kniffel_sheet", (view, labels)))
+    return result

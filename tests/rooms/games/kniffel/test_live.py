@@ -202,8 +202,11 @@ async def test_spectators_see_the_turn_but_cannot_act(server):
     live = ws.last_live()
     assert 'data-die="0" data-held="true"' in live
     assert 'data-action="roll"' not in live and "<button class=\"die" not in live
-    assert 'data-box="sixes" data-points="18"' in live  # the offer is shown to everyone
-    assert "Krempel" in live
+    # the sheet came with the roll (a hold re-sends only the turn panel)
+    shown = "".join(ws.fragments)
+    assert 'data-box="sixes" data-points="18"' in shown  # the offer is shown to everyone
+    assert "Krempel" in shown
+    assert 'id="kniffel-sheet"' not in live
     reply = await ws.act("score", box="sixes")
     assert (reply.ok, reply.code) == (False, "not_seated")
     await ws.close()
