@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     rate_limit_joins: str = "30/minute"
     rate_limit_misses: str = "30/minute"
     log_json: bool | None = None
+    live_check_seconds: float = Field(
+        default=2.0, ge=0,
+        description="Seconds between checks of open rooms' versions in the database; 0: off",
+    )
 
     def model_post_init(self, __context: object) -> None:  # noqa: D401 - pydantic hook
         """Fill the derived defaults (database file and secret key under ``var_dir``)."""
