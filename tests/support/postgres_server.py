@@ -83,6 +83,11 @@ class PostgresProcess:
         """``postgresql+asyncpg://postgres@127.0.0.1:<port>/<database>``."""
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{database}"
 
+    @property
+    def running(self) -> bool:
+        """True while the server process is alive."""
+        return self.proc is not None and self.proc.poll() is None
+
     def start(self, timeout: float = 30) -> PostgresProcess:
         """Start the server and wait until it accepts connections."""
         with open(self.log, "ab") as log:
