@@ -26,7 +26,7 @@ from app.store.db import Database, make_engine
 from app.store.models import Game, GameEvent, Room
 from tests.support.tcp_proxy import ReplyLosingProxy
 
-pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+ON_POSTGRES = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 
 FACES = [random.Random(11).randint(1, 6) for _ in range(50)]
 
@@ -98,6 +98,7 @@ def _retries(logs: list[dict]) -> list[tuple[str, int]]:
     return [(e["unit"], e["attempt"]) for e in logs if e["event"] == "db_retry"]
 
 
+@ON_POSTGRES
 async def test_an_action_on_a_dead_pooled_connection_is_retried_and_applied_once(settings):
     service, db, code = await _knister_room(settings.database_url)
     before = await _stored(settings.database_url, code)
@@ -115,6 +116,7 @@ async def test_an_action_on_a_dead_pooled_connection_is_retried_and_applied_once
     await db.dispose()
 
 
+@ON_POSTGRES
 async def test_a_read_on_a_dead_pooled_connection_is_retried(settings):
     service, db, code = await _knister_room(settings.database_url)
     version = (await service.snapshot(code)).version
@@ -132,6 +134,7 @@ async def test_a_read_on_a_dead_pooled_connection_is_retried(settings):
     await db.dispose()
 
 
+@ON_POSTGRES
 async def test_an_action_whose_committed_reply_was_lost_is_answered_as_a_duplicate(settings):
     url = make_url(settings.database_url)
     async with ReplyLosingProxy(url.host or "127.0.0.1", url.port or 5432) as proxy:
@@ -158,6 +161,7 @@ async def test_an_action_whose_committed_reply_was_lost_is_answered_as_a_duplica
         await db.dispose()
 
 
+@ON_POSTGRES
 async def test_the_last_action_whose_commit_reply_was_lost_finishes_the_game_once(settings):
     url = make_url(settings.database_url)
     async with ReplyLosingProxy(url.host or "127.0.0.1", url.port or 5432) as proxy:
