@@ -154,7 +154,11 @@ class Hub:
         for player in after - before:
             away.pop(player, None)
         self.presence_changed(code)
-        await self.deliver(code, force=True, skip=skip)
+        try:
+            await self.deliver(code, force=True, skip=skip)
+        except Exception:  # the room could not be read: show the new presence later
+            log.exception("deliver_failed", room=code, version=0)
+            self.redeliver(code)
 
     async def add(self, conn: Connection) -> None:
         """Register ``conn``; everyone in the room sees the player come online."""
@@ -293,34 +297,38 @@ class Hub:
                 log.warning("version_check_failed", rooms=len(self.rooms),
                             error=type(exc).__name__)
                 continue
+            caught_up = 0
             for code, version in versions.items():
-                behind = [c.last_version for c in self.rooms.get(code, ())
-                          if c.last_version < version]
-                if not behind:
+                if not any(c.last_version < version for c in self.rooms.get(code, ())):
                     continue
-                log.info("catching_up", room=code, version=version, sockets=len(behind),
-                         oldest=min(behind))
+                caught_up += 1
                 try:
                     await self.deliver(code, version)
                 except Exception:
                     log.exception("deliver_failed", room=code, version=version)
                     self.redeliver(code)
+                await asyncio.sleep(0)  # one room per turn, as in run()
+            if caught_up:  # lost announcements, or ones still on their way
+                log.info("caught_up", rooms=caught_up)
+
+    async def _resync(self) -> None:
+        """Messages may have been lost: reload every room with a socket here from the
+        database, deliver what changed, and announce this process's presence again."""
+        for room in list(self.rooms):
+            try:
+                await self.deliver(room, -1)
+            except Exception:
+                log.exception("deliver_failed", room=room, version=-1)
+                self.redeliver(room)
+            await self.broadcast.publish_presence(room, self.process, self.local(room))
 
     async def run(self) -> None:
         """Deliver every announced version to this process's sockets, until cancelled."""
         async for message in self.broadcast.listen():
-            if message.kind == "*":  # messages may be lost: resynchronise every room
-                for room in list(self.rooms):
-                    try:
-                        await self.deliver(room, -1)
-                    except Exception:
-                        log.exception("deliver_failed", room=room, version=-1)
-                        self.redeliver(room)
-                    await self.broadcast.publish_presence(room, self.process,
-                                                          self.local(room))
-                continue
             try:
-                if message.kind == "p":
+                if message.kind == "*":
+                    await self._resync()
+                elif message.kind == "p":
                     await self._remote_presence(message)
                 else:
                     await self.deliver(message.code, message.version)
