@@ -105,7 +105,8 @@ async def test_an_action_on_a_dead_pooled_connection_is_retried_and_applied_once
     assert await _kill_pooled_connections(settings.database_url) >= 1
 
     with capture_logs() as logs:
-        outcome = await service.act(code, "p-anna", {"type": "roll", "action_id": "roll-1"})
+        outcome = await service.act(code, "p-anna", {"type": "roll", "roll": 0,
+                                                      "action_id": "roll-1"})
 
     assert (outcome.version, outcome.duplicate) == (before["version"] + 1, False)
     assert _retries(logs) == [("append", 1)]
@@ -144,7 +145,8 @@ async def test_an_action_whose_committed_reply_was_lost_is_answered_as_a_duplica
 
         proxy.lose_reply(b"INSERT 0 1")  # the one-statement append of a roll
         with capture_logs() as logs:
-            outcome = await service.act(code, "p-anna", {"type": "roll", "action_id": "r-1"})
+            outcome = await service.act(code, "p-anna", {"type": "roll", "roll": 0,
+                                                      "action_id": "r-1"})
 
         assert proxy.cuts == 1
         assert _retries(logs) == [("append", 1)]
