@@ -43,7 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     broadcast = make_broadcast(settings.broadcast_url)
     rooms = RoomService(db, broadcast.publish, dice,
                         host_grace=timedelta(seconds=settings.host_grace_seconds))
-    hub = Hub(broadcast, rooms.snapshot, render_update, rooms.presence_changed)
+    hub = Hub(broadcast, rooms.snapshot, render_update, rooms.presence_changed,
+              versions=rooms.versions if settings.live_check_seconds else None,
+              check_every=settings.live_check_seconds)
     rooms.online, rooms.away_since = hub.online, hub.away_since
 
     @asynccontextmanager

@@ -59,6 +59,11 @@ class Settings(BaseSettings):
     rate_limit_joins: str = "30/minute"
     rate_limit_misses: str = "30/minute"
     log_json: bool | None = None
+    live_check_seconds: float = Field(
+        default=2.0, ge=0,
+        description="Seconds between checks of open rooms' versions in the database; 0: off",
+    )
+
     host_grace_seconds: float = Field(
         default=30.0, gt=0,
         description="A host away this long outside a game hands the host role on (seconds)",

@@ -104,9 +104,9 @@ class MemoryBroadcast:
 class RedisBroadcast:
     """Several processes: Redis pub/sub on one channel, reconnecting after Redis restarts.
 
-    While Redis is unreachable, ``publish`` logs and drops the announcement; listeners notice
-    the version gap on the next announcement (or on the client's next hello) and catch up from
-    the database.
+    While Redis is unreachable, ``publish`` logs and drops the announcement; listeners catch
+    up from the database when they subscribe again (``RESYNC``), on the room's next
+    announcement, on the client's next hello, or at the hub's periodic version check.
     """
 
     def __init__(self, url: str) -> None:

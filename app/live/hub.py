@@ -3,12 +3,19 @@
 Each connection has its own outgoing queue and writer task, so one slow phone never holds up
 the table. Each connection remembers what its page shows, so a new version sends only the
 parts that changed for that viewer (see ``app.web.room_view.render_update``).
+
+No page stays behind its room for long, whatever failed: a delivery that fails (the database
+did not answer) is tried again with back-off until it works, and every ``check_every`` seconds
+the process asks the database (one query) for the version of each room it has sockets in and
+catches up every page that is behind (an announcement lost with Redis, a process killed between
+its commit and its announcement).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -24,6 +31,10 @@ log = structlog.get_logger("knobel.hub")
 
 OUTBOX_LIMIT = 256
 SLOW_DELIVERY = 0.05  # seconds: rendering one room's update for longer than this is logged
+REDELIVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds before each retry; the last repeats
+CHECK_EVERY = 2.0  # seconds between two checks of this process's rooms against the database
+Versions = Callable[[list[str]], Awaitable[dict[str, int]]]
+"""``versions(codes)`` -> the committed version of each of those rooms (one query)."""
 Render = Callable[..., tuple[str, Any]]
 """``render(state, player_id, lang, online, delivered, html=True)`` -> ``(html, delivered)``
 (see ``app.web.room_view.render_update``)."""
@@ -81,7 +92,9 @@ class Hub:
     ``snapshot(code, at_least)`` returns a room state at least that new (from the room
     service); ``render(state, player_id, lang, online, delivered)`` returns the HTML a viewer
     whose page shows ``delivered`` (None: nothing known) receives, and what it shows then;
-    ``presence_changed(code)`` tells the room service that someone came or went.
+    ``presence_changed(code)`` tells the room service that someone came or went;
+    ``versions(codes)`` reads rooms' committed versions, checked every ``check_every`` seconds
+    (None: no periodic check).
 
     Presence spans processes: each process announces which players have a socket open on it
     (at once when that changes, and every ``HEARTBEAT`` seconds); announcements of a process
@@ -97,16 +110,21 @@ class Hub:
         snapshot: Callable[[str, int], Awaitable[Any]],
         render: Render,
         presence_changed: Callable[[str], None] = lambda code: None,
+        versions: Versions | None = None,
+        check_every: float = CHECK_EVERY,
     ) -> None:
         self.broadcast = broadcast
         self.snapshot = snapshot
         self.render = render
         self.presence_changed = presence_changed
+        self.versions = versions
+        self.check_every = check_every
         self.process = uuid.uuid4().hex[:12]
         self.rooms: dict[str, set[Connection]] = {}
         self._remote: dict[str, dict[str, tuple[frozenset[str], float]]] = {}
         self._away: dict[str, dict[str, datetime]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._redelivering: dict[str, asyncio.Task[None]] = {}
 
     def local(self, code: str) -> frozenset[str]:
         """Player ids with an open socket in room ``code`` on this process."""
@@ -136,7 +154,11 @@ class Hub:
         for player in after - before:
             away.pop(player, None)
         self.presence_changed(code)
-        await self.deliver(code, force=True, skip=skip)
+        try:
+            await self.deliver(code, force=True, skip=skip)
+        except Exception:  # the room could not be read: show the new presence later
+            log.exception("deliver_failed", room=code, version=0)
+            self.redeliver(code)
 
     async def add(self, conn: Connection) -> None:
         """Register ``conn``; everyone in the room sees the player come online."""
@@ -236,21 +258,83 @@ class Hub:
             log.warning("slow_delivery", room=code, version=state.version, sockets=len(conns),
                         ms=round(took * 1000, 1))
 
+    def redeliver(self, code: str) -> None:
+        """After a failed delivery to room ``code``: reload it from the database and send every
+        socket what changed (versions and presence), after 0.1, 0.2, 0.5, 1 and then every 2 s,
+        until that works or the room has no socket here any more (one retry task per room)."""
+        if code not in self._redelivering:
+            self._redelivering[code] = asyncio.create_task(self._redeliver(code))
+
+    async def _redeliver(self, code: str) -> None:
+        try:
+            for attempt in itertools.count(1):
+                await asyncio.sleep(REDELIVER_DELAYS[min(attempt, len(REDELIVER_DELAYS)) - 1])
+                if code not in self.rooms:
+                    return
+                try:
+                    await self.deliver(code, -1, force=True)
+                except Exception as exc:
+                    log.warning("redeliver_failed", room=code, attempt=attempt,
+                                error=type(exc).__name__)
+                    continue
+                log.info("redelivered", room=code, attempt=attempt)
+                return
+        finally:
+            self._redelivering.pop(code, None)
+
+    async def _check(self) -> None:
+        """Every ``check_every`` seconds: read the committed version of every room with a
+        socket here; deliver where a socket is behind it (its announcement was lost, or the
+        process that committed it died before announcing it)."""
+        assert self.versions is not None
+        while True:
+            await asyncio.sleep(self.check_every)
+            if not self.rooms:
+                continue
+            try:
+                versions = await self.versions(list(self.rooms))
+            except Exception as exc:
+                log.warning("version_check_failed", rooms=len(self.rooms),
+                            error=type(exc).__name__)
+                continue
+            caught_up = 0
+            for code, version in versions.items():
+                if not any(c.last_version < version for c in self.rooms.get(code, ())):
+                    continue
+                caught_up += 1
+                try:
+                    await self.deliver(code, version)
+                except Exception:
+                    log.exception("deliver_failed", room=code, version=version)
+                    self.redeliver(code)
+                await asyncio.sleep(0)  # one room per turn, as in run()
+            if caught_up:  # lost announcements, or ones still on their way
+                log.info("caught_up", rooms=caught_up)
+
+    async def _resync(self) -> None:
+        """Messages may have been lost: reload every room with a socket here from the
+        database, deliver what changed, and announce this process's presence again."""
+        for room in list(self.rooms):
+            try:
+                await self.deliver(room, -1)
+            except Exception:
+                log.exception("deliver_failed", room=room, version=-1)
+                self.redeliver(room)
+            await self.broadcast.publish_presence(room, self.process, self.local(room))
+
     async def run(self) -> None:
         """Deliver every announced version to this process's sockets, until cancelled."""
         async for message in self.broadcast.listen():
             try:
-                if message.kind == "*":  # messages may be lost: resynchronise every room
-                    for room in list(self.rooms):
-                        await self.deliver(room, -1)
-                        await self.broadcast.publish_presence(room, self.process,
-                                                              self.local(room))
+                if message.kind == "*":
+                    await self._resync()
                 elif message.kind == "p":
                     await self._remote_presence(message)
                 else:
                     await self.deliver(message.code, message.version)
             except Exception:
                 log.exception("deliver_failed", room=message.code, version=message.version)
+                self.redeliver(message.code)
             # One room's fragments take milliseconds each to render. Queued announcements do
             # not suspend this loop, so without this a backlog would hold the event loop (the
             # writers, the socket readers, and the database replies of every pooled
@@ -258,12 +342,14 @@ class Hub:
             await asyncio.sleep(0)
 
     def start(self) -> None:
-        """Start the delivery loop and the presence heartbeat."""
+        """Start the delivery loop, the presence heartbeat and the version check."""
         self._tasks = [asyncio.create_task(self.run()), asyncio.create_task(self._heartbeat())]
+        if self.versions is not None:
+            self._tasks.append(asyncio.create_task(self._check()))
 
     async def stop(self) -> None:
         """Stop delivering and close every socket (1012: service restart)."""
-        for task in self._tasks:
+        for task in [*self._tasks, *self._redelivering.values()]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

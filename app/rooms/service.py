@@ -40,6 +40,7 @@ from app.rooms.rules import HOST_GRACE, check_basis, heir, host_handoff, require
 from app.rooms.state import RoomState, as_utc, load_room
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Player, Room, RoomAction, Seat
+from app.store.retry import on_fresh_connection
 
 log = structlog.get_logger("knobel.rooms")
 
@@ -135,9 +136,27 @@ class RoomService:
             except RoomError:
                 return None
 
+    async def versions(self, codes: list[str]) -> dict[str, int]:
+        """The committed version of each room in ``codes`` (room code -> version), read from the
+        database in one query per 1,000 codes; unknown codes are left out."""
+        async def read(chunk: list[str]) -> dict[str, int]:
+            async with (self._autocommit or self.db.engine).connect() as conn:
+                rows = await conn.execute(
+                    select(Room.code, Room.version).where(Room.code.in_(chunk)))
+                return {code: version for code, version in rows}
+
+        found: dict[str, int] = {}
+        for i in range(0, len(codes), 1000):
+            chunk = codes[i:i + 1000]
+            found.update(await on_fresh_connection(lambda c=chunk: read(c), "room_versions"))
+        return found
+
     async def _reload(self, code: str) -> RoomState | None:
-        async with self.db.sessionmaker() as session:
-            state = await load_room(session, code)
+        async def load() -> RoomState | None:
+            async with self.db.sessionmaker() as session:
+                return await load_room(session, code)
+
+        state = await on_fresh_connection(load, "load_room")
         if state is None:
             self._rooms.pop(code, None)
             return None
@@ -148,10 +167,14 @@ class RoomService:
     async def _fresh(self, code: str) -> RoomState:
         """The cached state if it matches the database's version, else a reload. Call locked."""
         state = self._rooms.get(code)
-        async with self.db.sessionmaker() as session:
-            version = (
-                await session.execute(select(Room.version).where(Room.code == code))
-            ).scalar_one_or_none()
+
+        async def read() -> int | None:
+            async with self.db.sessionmaker() as session:
+                return (
+                    await session.execute(select(Room.version).where(Room.code == code))
+                ).scalar_one_or_none()
+
+        version = await on_fresh_connection(read, "room_version")
         if version is None:
             raise RoomError("unknown_room", "This room does not exist.", 404)
         if state is None or state.version != version:
@@ -181,13 +204,17 @@ class RoomService:
         if kind not in GAMES:
             raise RoomError("unknown_game", "Unknown game.", 400)
         code = new_code()
-        async with self.db.sessionmaker() as session, session.begin():
-            await _ensure_player(session, player_id, name)
-            room = Room(code=code, game=kind, options=get_game(kind).default_options(),
-                        host_player_id=player_id, status="lobby", version=1)
-            session.add(room)
-            await session.flush()
-            session.add(Seat(room_id=room.id, player_id=player_id, position=0, name=name))
+
+        async def create() -> None:
+            async with self.db.sessionmaker() as session, session.begin():
+                await _ensure_player(session, player_id, name)
+                room = Room(code=code, game=kind, options=get_game(kind).default_options(),
+                            host_player_id=player_id, status="lobby", version=1)
+                session.add(room)
+                await session.flush()
+                session.add(Seat(room_id=room.id, player_id=player_id, position=0, name=name))
+
+        await on_fresh_connection(create, "create_room")
         log.info("room_created", room=code, player=player_id, game=kind)
         return code
 
@@ -307,7 +334,8 @@ class RoomService:
 
         rows = _event_rows(game.id, first_seq, events, action_id)
         status = "finished" if over else None
-        try:
+
+        async def store() -> None:
             if self._autocommit is not None and len(rows) == 1 and not over:
                 async with self._autocommit.connect() as conn:
                     params = {f"ev_{k}": v for k, v in rows[0].items()}
@@ -326,6 +354,10 @@ class RoomService:
                                 result={"totals": {str(k): v for k, v in totals.items()}},
                             )
                         )
+
+        try:
+            # A retry after a lost reply finds the version moved: Conflict, then a duplicate.
+            await on_fresh_connection(store, "append")
         except IntegrityError as exc:
             self._rooms.pop(state.code, None)
             raise Conflict() from exc
@@ -511,13 +543,17 @@ class RoomService:
         ``(game, seq)`` / ``(room, number)`` / ``(room, action_id)`` unique constraints fired).
         """
         version = state.version + 1
-        try:
+
+        async def transaction() -> None:
             async with self.db.sessionmaker() as session, session.begin():
                 await _bump(session, state, status)
                 await work(session)
                 if action_id:
                     session.add(RoomAction(room_id=state.id, action_id=action_id,
                                            version=version, created_at=self.clock()))
+
+        try:
+            await on_fresh_connection(transaction, "write")
         except IntegrityError as exc:
             raise Conflict() from exc
         if action_id:

@@ -46,7 +46,8 @@ def make_engine(url: str) -> AsyncEngine:
     # 20 kept open: under load, connections beyond the pool are opened and closed per
     # transaction, which costs more than the transaction (bench/rooms_load.py). No ping
     # before each use (a round trip per action): when Postgres restarts, the first failing
-    # statement invalidates the whole pool, and idle connections are renewed hourly.
+    # statement invalidates the whole pool and its unit runs again on a fresh connection
+    # (app/store/retry.py); idle connections are renewed hourly.
     return create_async_engine(url, pool_size=20, max_overflow=10, pool_recycle=3600)
 
 

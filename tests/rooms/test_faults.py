@@ -9,8 +9,9 @@ What must hold (issue 7, "Faults"):
   duplicate, applies it now, or refuses it - and then the database holds no event for it;
 - the rolls are exactly the queued faces, in order (no roll drawn twice), and the final totals
   and sheets equal those rebuilt from the stored ``place`` events, and the stored result;
-- during a Postgres outage an action is answered with an error and changes nothing; the app's
-  pool recovers (``pool_pre_ping``) and the game finishes.
+- during a Postgres outage an action is answered with an error and changes nothing; once
+  Postgres is back the pool connects afresh and the game finishes. The outage is of a Postgres
+  of this test run alone (``tests/support/postgres_server.py``), never the shared one.
 """
 
 from __future__ import annotations
@@ -19,21 +20,18 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import subprocess
 import time
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.engine import make_url
 
 from app.store.db import make_engine
 from app.store.models import Game, GameEvent, Room
 from tests.support.players import Guest, Reply, RoomSocket
+from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = pytest.mark.server
 
@@ -366,33 +364,6 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_action(server, se
 # ----- Postgres restarted mid-game -------------------------------------------------------------
 
 
-def _postgres_cluster(database_url: str) -> tuple[str, str] | None:
-    """(version, name) of this machine's cluster serving ``database_url``, or None."""
-    url = make_url(database_url)
-    if url.host not in ("127.0.0.1", "localhost", None) or not shutil.which("pg_ctlcluster") \
-            or os.geteuid() != 0:
-        return None
-    versions = sorted(os.listdir("/etc/postgresql")) if Path("/etc/postgresql").is_dir() else []
-    return (versions[-1], "main") if versions else None
-
-
-def _pg_ctl(cluster: tuple[str, str], action: str) -> None:
-    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", *cluster, action],
-                   check=True, capture_output=True, timeout=60)
-
-
-def _wait_pg_ready(database_url: str, timeout: float = 60) -> None:
-    url = make_url(database_url)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready = subprocess.run(["pg_isready", "-q", "-h", url.host or "127.0.0.1",
-                                "-p", str(url.port or 5432)], timeout=10)
-        if ready.returncode == 0:
-            return
-        time.sleep(0.2)
-    raise AssertionError("postgres did not come back")
-
-
 async def _error_after(sock: RoomSocket, before: int, timeout: float = 15) -> str:
     """The first error fragment received after the first ``before`` fragments."""
     deadline = time.monotonic() + timeout
@@ -406,12 +377,14 @@ async def _error_after(sock: RoomSocket, before: int, timeout: float = 15) -> st
     raise AssertionError("no error during the outage")
 
 
-@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-async def test_postgres_restart_mid_game(backend, server, settings):
-    cluster = _postgres_cluster(settings.database_url)
-    if cluster is None:
-        pytest.skip("needs root and pg_ctlcluster for the local Postgres")
-    table = await Table.open(server, settings.database_url, seats=2)
+async def test_postgres_restart_mid_game(private_postgres, restartable_database_url, tmp_path):
+    env = server_env_for(restartable_database_url, tmp_path)
+    with ServerProcess(env, log=tmp_path / "server.log") as server:
+        await _play_through_an_outage(server, private_postgres, restartable_database_url)
+
+
+async def _play_through_an_outage(server, postgres, database_url: str) -> None:
+    table = await Table.open(server, database_url, seats=2)
     for _ in range(5 * 3):  # five rounds: a roll and two placements each
         state = await table.state()
         index, message, kind, roll, cell = table.next_action(state)
@@ -423,7 +396,7 @@ async def test_postgres_restart_mid_game(backend, server, settings):
     sock = table.sockets[index]
     outage_id = uuid.uuid4().hex
     try:
-        await asyncio.to_thread(_pg_ctl, cluster, "stop")
+        await asyncio.to_thread(postgres.stop)
         seen = len(sock.fragments)
         await sock.ws.send(json.dumps({**message, "action_id": outage_id}))
         error = await _error_after(sock, seen)
@@ -431,8 +404,8 @@ async def test_postgres_restart_mid_game(backend, server, settings):
         r = await table.guests[0].http.get(f"/r/{table.code}/state.json")
         assert r.status_code >= 500
     finally:
-        await asyncio.to_thread(_pg_ctl, cluster, "start")
-        await asyncio.to_thread(_wait_pg_ready, settings.database_url)
+        if not postgres.running:
+            await asyncio.to_thread(postgres.start)
     # nothing changed; the pool recovers at once and the game goes on
     assert await table.state() == before
     if sock._reader.done():

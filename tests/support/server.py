@@ -26,6 +26,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def server_env_for(database_url: str, tmp_path: Path, **extra: str) -> dict[str, str]:
+    """Environment for a server process on ``database_url`` (rate limits out of the way);
+    ``extra``: more settings (``BROADCAST_URL=...``)."""
+    return {"DATABASE_URL": database_url, "SECRET_KEY": "s" * 32,
+            "VAR_DIR": str(tmp_path / "var"), "TEST_HOOKS": "true",
+            "WS_MESSAGE_RATE": "1000/second", "RATE_LIMIT_ROOMS": "1000/minute",
+            "RATE_LIMIT_JOINS": "1000/minute", **extra}
+
+
 class ServerProcess:
     """``uvicorn app.main:create_app --factory`` on ``127.0.0.1:port`` with ``env`` settings.
 
@@ -77,10 +86,21 @@ class ServerProcess:
             os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
 
+    def pause(self) -> None:
+        """SIGSTOP the process: it hears nothing and answers nothing until ``resume()``."""
+        assert self.proc and self.proc.poll() is None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT the process stopped by ``pause()``."""
+        assert self.proc and self.proc.poll() is None
+        os.kill(self.proc.pid, signal.SIGCONT)
+
     def stop(self) -> None:
         """SIGTERM the process by its pid, SIGKILL after 10 s."""
         if self.proc and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGTERM)
+            os.kill(self.proc.pid, signal.SIGCONT)  # in case a test left it paused
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
