@@ -270,10 +270,13 @@ class RoomService:
             # a write from a stale cache fails the version check (Conflict: reload, retry),
             # and a refusal is only final once the database version confirms the cache.
             cached = self._rooms.get(code)
+            duplicate = None
             for _ in range(3):
                 state = cached or await self._fresh(code)
                 if action_id and action_id in state.recent_actions:
-                    return Outcome(state.recent_actions[action_id], duplicate=True)
+                    duplicate = Outcome(state.recent_actions[action_id], duplicate=True)
+                    version = state.version
+                    break
                 try:
                     version = await self._apply(state, player_id, kind, message, action_id)
                 except Conflict:
@@ -288,6 +291,10 @@ class RoomService:
                 break
             else:
                 raise RoomError("busy", "The room is busy, please try again.", 503)
+        if duplicate is not None:
+            # announced again: the first try may have committed without being announced
+            await self.publish(code, version)
+            return duplicate
         log.info("action", room=code, player=player_id, type=kind, version=version,
                  ms=round((time.perf_counter() - started) * 1000, 1))
         await self.publish(code, version)

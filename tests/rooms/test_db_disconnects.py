@@ -24,6 +24,7 @@ from app.rooms.dice import DiceSource
 from app.rooms.service import RoomService
 from app.store.db import Database, make_engine
 from app.store.models import Game, GameEvent, Room
+from tests.support.room_service import act_as
 from tests.support.tcp_proxy import ReplyLosingProxy
 
 ON_POSTGRES = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -42,7 +43,7 @@ async def _knister_room(database_url: str) -> tuple[RoomService, Database, str]:
     service = RoomService(db, _publish, dice)
     code = await service.create_room("p-anna", "Anna", "knister")
     await service.join(code, "p-bram", "Bram")
-    await service.act(code, "p-anna", {"type": "start"})
+    await act_as(service, code, "p-anna", {"type": "start"})
     dice.load(code, FACES)
     return service, db, code
 
@@ -54,7 +55,7 @@ async def _next_move(service: RoomService, code: str) -> tuple[str, dict, bool]:
     cur = state.plugin.public(state.game_state)
     player_of = {s.id: s.player_id for s in state.seats}
     if not cur["roll_pending"]:
-        return player_of[cur["roller"]], {"type": "roll"}, False
+        return player_of[cur["roller"]], {"type": "roll", "roll": len(cur["rolls"])}, False
     seat = next(s for s in cur["active"] if s not in cur["placed"])
     grid = cur["sheets"][str(seat)]
     r, c = next((r, c) for r in range(5) for c in range(5) if grid[r][c] is None)
