@@ -19,7 +19,8 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.knikkers.periods import as_utc, daily_board, period_board, period_range
+from app.clock import as_utc
+from app.knikkers.periods import daily_board, period_board, period_range
 from app.store.models import KnikkersBest, KnikkersScore, KnikkersScoreCount, Player
 
 PAGE_SIZE = 50

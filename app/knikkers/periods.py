@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
+from app.clock import as_utc
+
 PERIODS: tuple[str, ...] = ("all", "month", "week", "today")
-
-
-def as_utc(moment: datetime) -> datetime:
-    """``moment`` as an aware UTC datetime (SQLite hands back naive UTC datetimes)."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
 def period_start(period: str, now: datetime) -> date | None:

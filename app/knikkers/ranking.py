@@ -16,10 +16,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock import as_utc
 from app.knikkers import log
-from app.knikkers.dbsql import insert_for
-from app.knikkers.periods import as_utc, board_keys
+from app.knikkers.periods import board_keys
 from app.store.models import Game, KnikkersBest, KnikkersScore, KnikkersScoreCount, Player
+from app.store.upsert import insert_for
 
 
 class UnverifiedGame(RuntimeError):

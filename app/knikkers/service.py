@@ -17,14 +17,14 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock import as_utc, utcnow
 from app.engines import knikkers as engine
 from app.i18n import gettext as _
 from app.knikkers import log, ranking
-from app.knikkers.dbsql import insert_for
-from app.knikkers.periods import as_utc
 from app.knikkers.seeds import daily_seed, new_seed
 from app.knikkers.variants import KIND
-from app.store.models import Game, GameEvent, Player, utcnow
+from app.players.service import upsert_player
+from app.store.models import Game, GameEvent, Player
 
 Cell = tuple[int, int]
 
@@ -89,14 +89,7 @@ class Outcome:
 
 async def ensure_player(session: AsyncSession, player_id: str) -> Player:
     """The profile row of ``player_id``, created without a name on first need (no commit)."""
-    player = await session.get(Player, player_id)
-    if player is None:
-        stmt = insert_for(session, Player).values(id=player_id, name=None, knikkers_variant=5,
-                                                  created_at=utcnow())
-        await session.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
-        player = await session.get(Player, player_id)
-        assert player is not None
-    return player
+    return await upsert_player(session, player_id)
 
 
 async def start_game(

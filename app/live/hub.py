@@ -19,12 +19,13 @@ import itertools
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import structlog
 from starlette.websockets import WebSocket
 
+from app.clock import utcnow
 from app.live.broadcast import Broadcast, Message
 
 log = structlog.get_logger("knobel.hub")
@@ -150,7 +151,7 @@ class Hub:
             return
         away = self._away.setdefault(code, {})
         for player in before - after:
-            away[player] = datetime.now(UTC)
+            away[player] = utcnow()
         for player in after - before:
             away.pop(player, None)
         self.presence_changed(code)

@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
@@ -31,15 +31,17 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock import as_utc, utcnow
+from app.players.service import upsert_player
 from app.rooms.codes import new_code
 from app.rooms.dice import DiceSource
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.games import GAMES, get_game
 from app.rooms.games.base import ActionError, Event, OptionError, Table
 from app.rooms.rules import HOST_GRACE, check_basis, heir, host_handoff, required_basis
-from app.rooms.state import RoomState, as_utc, load_room
+from app.rooms.state import RoomState, load_room
 from app.store.db import Database
-from app.store.models import Game, GameEvent, Player, Room, RoomAction, Seat
+from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 from app.store.retry import on_fresh_connection
 
 log = structlog.get_logger("knobel.rooms")
@@ -89,7 +91,7 @@ class RoomService:
         dice: DiceSource,
         online: Callable[[str], frozenset[str]] = lambda code: frozenset(),
         away_since: Callable[[str], dict[str, datetime]] = lambda code: {},
-        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        clock: Callable[[], datetime] = utcnow,
         host_grace: timedelta = HOST_GRACE,
     ) -> None:
         self.db = db
@@ -207,7 +209,7 @@ class RoomService:
 
         async def create() -> None:
             async with self.db.sessionmaker() as session, session.begin():
-                await _ensure_player(session, player_id, name)
+                await upsert_player(session, player_id, name)
                 room = Room(code=code, game=kind, options=get_game(kind).default_options(),
                             host_player_id=player_id, status="lobby", version=1)
                 session.add(room)
@@ -676,17 +678,8 @@ def _event_rows(game_id: int, first_seq: int, events: list[Event],
              "created_at": e.at} for i, e in enumerate(events)]
 
 
-async def _ensure_player(session: AsyncSession, player_id: str, name: str) -> None:
-    player = await session.get(Player, player_id)
-    if player is None:
-        session.add(Player(id=player_id, name=name))
-    else:
-        player.name = name
-    await session.flush()
-
-
 async def _seat(session: AsyncSession, state: RoomState, player_id: str, name: str) -> None:
-    await _ensure_player(session, player_id, name)
+    await upsert_player(session, player_id, name)
     existing = (
         await session.execute(
             select(Seat).where(Seat.room_id == state.id, Seat.player_id == player_id)

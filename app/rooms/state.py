@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock import as_utc
 from app.players.names import name_key
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
@@ -21,13 +22,6 @@ from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
 RECENT_ACTIONS = 2048
-
-
-def as_utc(moment: datetime | None) -> datetime | None:
-    """``moment`` as an aware UTC datetime (SQLite hands back naive ones)."""
-    if moment is None:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass

@@ -6,11 +6,12 @@ daily boards ``/leaderboards/knikkers/<variant>/daily/<YYYY-MM-DD>``.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
+from app.clock import utcnow
 from app.knikkers import leaderboard
 from app.knikkers.leaderboard import MODES, Board
 from app.knikkers.periods import PERIODS
@@ -27,7 +28,7 @@ PREVIEW = 3
 @router.get("/leaderboards", name="leaderboards")
 async def index(request: Request, session: SessionDep, player: CurrentPlayer):
     """Every board: per variant its periods, today's daily board and a short preview."""
-    now = datetime.now(UTC)
+    now = utcnow()
     previews = {
         v: (await leaderboard.page(session, Board.for_period(v, "all", now), limit=PREVIEW))
         for v in VARIANTS
@@ -55,7 +56,7 @@ async def variant_board(
     number = variant_or_404(variant)
     period = period if period in PERIODS else "all"
     mode = mode if mode in MODES else "players"
-    board = Board.for_period(number, period, datetime.now(UTC))
+    board = Board.for_period(number, period, utcnow())
     result = await leaderboard.page(session, board, mode=mode, after=after[:80] or None,
                                     viewer=guest_id)
     return _render(request, player, number, result, period=period, mode=mode, after=after)

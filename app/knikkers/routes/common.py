@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Annotated
 
 from fastapi import HTTPException, Path, Request
 
+from app.clock import utcnow
 from app.knikkers import view
 from app.knikkers.variants import parse_variant, variant_label
 from app.web.templating import templates
@@ -33,7 +34,7 @@ install_globals()
 
 def today() -> date:
     """Today's date in UTC (the boundary of the daily game and of the periods)."""
-    return datetime.now(UTC).date()
+    return utcnow().date()
 
 
 def parse_cell(text: str | None) -> tuple[int, int] | None:

@@ -14,8 +14,8 @@ from typing import Annotated
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from app.clock import as_utc
 from app.knikkers import disclosure, leaderboard, log, service, view
-from app.knikkers.periods import as_utc
 from app.knikkers.routes.common import (
     GameId,
     is_htmx,
