@@ -215,13 +215,17 @@ class Hub:
 
     def shown(self, conn: Connection, state: Any) -> None:
         """Note that ``conn``'s page already shows ``state`` (it said so in its hello), so
-        the next version sends it only what changed. Presence may have moved since the page
-        was served: its seat list is sent again with that next version."""
+        later versions send it only what changed. Presence (and with it the away countdowns)
+        may have moved since the page was served, its own player coming back included: the
+        seat list is sent now (the whole live area where it has no separate parts)."""
         conn.last_version = state.version
-        _, conn.delivered = self.render(state, conn.player_id, conn.lang,
-                                        self.online(conn.code), None, html=False)
-        if conn.delivered is not None:
-            conn.delivered.keys["seats"] = None
+        online = self.online(conn.code)
+        _, delivered = self.render(state, conn.player_id, conn.lang, online, None, html=False)
+        if delivered is not None:
+            delivered.keys["seats"] = None
+        html, conn.delivered = self.render(state, conn.player_id, conn.lang, online, delivered)
+        if html:
+            conn.send(html)
 
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
         """Send ``conn`` the whole live room as it is now (from the database when ``known``

@@ -58,12 +58,15 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             await service.snapshot(code) is None:
         await websocket.close(code=1008)
         return
+    lang = websocket.scope.get("state", {}).get("lang", "en")
     if sum(c.player_id == player_id for c in hub.rooms.get(code, ())) >= \
             MAX_SOCKETS_PER_PLAYER:
         log.info("ws_refused_too_many", room=code, player=player_id)
+        await websocket.accept()  # to say why, in the player's language, then close
+        await websocket.send_text(_error(
+            lang, "too_many_tabs", "This room is open in too many of your tabs: close one."))
         await websocket.close(code=1008)
         return
-    lang = websocket.scope.get("state", {}).get("lang", "en")
     rates = parse_many(settings.ws_message_rate)
     await websocket.accept()
     conn = Connection(websocket, code, player_id, lang)

@@ -312,6 +312,8 @@ class RoomService:
             seat is None or str(claimed) != str(seat.id)
         ):
             raise RoomError("not_your_seat", "You can only act for your own seat.", 403)
+        if kind not in ROOM_ACTIONS and kind not in state.plugin.actions:
+            raise RoomError("unknown_action", "Unknown action.", 400)
         # Every action names the state it was decided on (its page's basis): a page that was
         # offline or behind is refused, and shown the table as it is now.
         check_basis(required_basis(state, kind), message)

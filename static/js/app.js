@@ -38,6 +38,23 @@
     });
   });
 
+  // A second tap on Roll right after the first would roll again on the fresh page (the new
+  // Roll button is drawn under the finger): a Roll tap within 600 ms of a roll, with nothing
+  // sent in between (a hold means the next roll is meant), is ignored.
+  var lastSent = { roll: false, at: 0 };
+  document.addEventListener("click", function (e) {
+    var roll = e.target.closest && e.target.closest("[data-action=roll]");
+    if (roll && lastSent.roll && Date.now() - lastSent.at < 600) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }, true);
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    var elt = e.target;
+    lastSent = { roll: !!(elt && elt.matches && elt.matches("[data-action=roll]")),
+                 at: Date.now() };
+  });
+
   // hx-confirm guards htmx requests, not ws-send: ask here, before the ws extension sees the
   // click (capture phase), and swallow the click when the player cancels.
   document.addEventListener("click", function (e) {

@@ -158,3 +158,29 @@ def test_a_host_who_closes_the_lobby_tab_is_replaced_and_the_new_host_starts(ser
         assert state(server, code)["host_seat"] == seats["Bram"]
         for ctx in contexts:
             ctx.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_double_tap_on_roll_rolls_once(server) -> None:
+    # found by a fresh-user test: the second tap of a double tap landed on the fresh Roll
+    # button and used the turn's second roll
+    with chromium() as browser:
+        ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844},
+                                  has_touch=True)
+        anna = ctx.new_page()
+        code = create_room(anna, server, "kniffel", "Anna")
+        anna.click("#live [data-action=start]")
+        expect(anna.locator("#live .scoresheet")).to_be_visible()
+        load(server, code, [1, 2, 3, 4, 6, 5, 5, 5, 5, 5])
+        roll = anna.locator("#live [data-action=roll]")
+        roll.click()
+        expect(anna.locator("#live .dice")).to_have_attribute("data-roll-count", "1")
+        roll.click()  # the second tap of the double tap, on the new button
+        # a hold after it: once the hold shows, every earlier message was handled (in order)
+        anna.click("#live button[data-die='0']")
+        expect(anna.locator("#live [data-die='0']")).to_have_attribute("data-held", "true")
+        assert state(server, code)["current"]["rolls"] == 1
+        # a roll after a hold is meant, however quick
+        roll.click()
+        expect(anna.locator("#live .dice")).to_have_attribute("data-roll-count", "2")
+        ctx.close()

@@ -76,3 +76,15 @@ def test_a_guest_profile_without_a_name_gets_an_empty_name_field(client) -> None
     page = client.get("/name").text
     assert 'value="None"' not in page
     assert 'name="name" value=""' in page
+
+
+def test_an_unparsable_address_is_a_friendly_page_for_browsers_and_422_for_clients(
+        client) -> None:
+    # found by a fresh-user test: /knikkers/games/abc showed raw validation JSON
+    html = {"accept": "text/html"}
+    for path in ("/knikkers/games/abc", "/knikkers/games/1/replay?step=abc"):
+        page = client.get(path, headers=html)
+        assert page.status_code == 404, path
+        assert "text/html" in page.headers["content-type"]
+        assert "This page does not exist." in page.text and "int_parsing" not in page.text
+        assert client.get(path, headers={"accept": "application/json"}).status_code == 422

@@ -96,6 +96,8 @@ class GamePlugin(Protocol):
 
     kind: str
     label: str
+    actions: frozenset[str]
+    """The message types of its game actions (``decide`` gets only these)."""
     folder: str
     template: str
 

@@ -34,6 +34,7 @@ class KniffelGame:
     """The Kniffel-family plug-in for one rule set (see ``base.GamePlugin``)."""
 
     folder = "kniffel"
+    actions = frozenset({"roll", "hold", "score"})
     template = "rooms/kniffel/game.html"
     parts_template = "rooms/kniffel/_parts.html"
 

@@ -39,6 +39,7 @@ class KnisterGame:
 
     kind = "knister"
     label = "Knister"
+    actions = frozenset({"roll", "place"})
     folder = "knister"
     template = "rooms/knister/game.html"
     parts_template = "rooms/knister/_parts.html"

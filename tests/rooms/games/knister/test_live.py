@@ -265,6 +265,28 @@ async def test_every_screen_counts_down_for_an_away_placer_and_roller(server) ->
         if i != away:
             await wait_for(lambda s=sock: re.search(
                 rf'data-away-due="{seat_ids[away]}"><span class="countdown" '
-                rf'data-deadline="\d+" data-deadline-text="away: played for in {{s}} s"',
+                rf'data-deadline="\d+" data-deadline-text="away: auto-play in {{s}} s"',
                 s.fragments[-1] if s.fragments else ""))
     await _close(guests, [s for i, s in enumerate(sockets) if i != away])
+
+
+async def test_a_returning_player_sees_no_countdown_on_their_own_seat(server) -> None:
+    # found by a fresh-user test: the page served while the player was away still counted
+    # down "played for in N s" on their own seat after they were back
+    guests, sockets, code = await _start_game(server, ("A", "B"))
+    state = await guests[0].state(code)
+    seat_ids = [s["id"] for s in state["seats"]]
+    away = 1 - seat_ids.index(state["current"]["roller"])
+    roller = 1 - away
+    assert (await sockets[roller].act("roll")).ok
+    await sockets[away].close()
+    await wait_for(lambda: f'data-away-due="{seat_ids[away]}"' in sockets[roller].fragments[-1])
+    page = (await guests[away].http.get(f"/r/{code}")).text  # the reload, while still away
+    assert f'data-away-due="{seat_ids[away]}"' in page
+    version = int(re.search(r'id="live" [^>]*data-version="(\d+)"', page).group(1))
+    back = await guests[away].connect(code, hello=version)
+    await wait_for(lambda: any('id="seats"' in f for f in back.fragments))
+    seats = next(f for f in back.fragments if 'id="seats"' in f)
+    assert f'data-seat="{seat_ids[away]}" data-presence="online"' in seats
+    assert "data-away-due" not in seats
+    await _close(guests, [sockets[roller], back])
