@@ -52,7 +52,7 @@ def _online():
     return re.compile(r"\bonline\b")
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # both databases: socket tests
 def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
     with chromium() as browser:
         anna_ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
@@ -126,7 +126,7 @@ def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
             ctx.close()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # both databases: socket tests
 def test_a_host_who_closes_the_lobby_tab_is_replaced_and_the_new_host_starts(server) -> None:
     with chromium() as browser:
         contexts = [browser.new_context(locale=locale) for locale in ("en-GB", "nl-NL", "de-DE")]

@@ -115,7 +115,7 @@ def test_the_bug_as_reported_ann_bob_cat_then_cat_leaves() -> None:
     assert state.roller == ann
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), n=st.integers(3, 8))
 def test_kniffel_turn_passes_to_the_next_remaining_seat(data, n) -> None:
     seats = [200 + i * 3 for i in range(n)]
