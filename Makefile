@@ -19,6 +19,7 @@ test: install
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check app tests bench migrations
+	$(VENV)/bin/mypy
 
 install: $(INSTALLED) vendor catalogs
 

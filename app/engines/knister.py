@@ -175,7 +175,7 @@ class LineScore(NamedTuple):
     points before doubling and the points it adds to the total (doubled on diagonals)."""
 
     kind: LineKind
-    index: int
+    index: int  # type: ignore[assignment]  # the line's number (shadows tuple.index)
     cells: tuple[Cell, ...]
     combination: str
     points: int

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -90,10 +90,11 @@ class _Source:
 
 
 def _source(board: Board, mode: str) -> _Source:
+    conds: tuple[Any, ...]
     if mode == "players":
         conds = (KnikkersBest.variant == board.variant, KnikkersBest.board == board.key)
         return _Source(KnikkersBest, KnikkersBest.player_id, conds)
-    conds: tuple = (KnikkersScore.variant == board.variant,)
+    conds = (KnikkersScore.variant == board.variant,)
     if board.daily is not None:
         conds += (KnikkersScore.daily == board.daily,)
     if board.since is not None:
@@ -212,7 +213,7 @@ async def page(
             m.score <= score,  # the index range start; the OR below settles the tie
             or_(m.score < score, and_(m.score == score, _after(src, finished_at, key))),
         )
-    rows = (await session.execute(stmt)).all()
+    rows = list((await session.execute(stmt)).all())
     more = len(rows) > limit
     rows = rows[:limit]
     entries = await _ranked(session, board, src, rows, mode, first_page=cursor is None)
@@ -276,7 +277,7 @@ async def own_entry(
     found = (await session.execute(stmt)).first()
     if found is None:
         return None
-    row, name = found
+    row, name = cast(tuple[Any, str | None], found)
     return _entry(row, name, mode, await rank_of(session, board, row.score, mode))
 
 

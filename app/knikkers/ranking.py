@@ -109,7 +109,8 @@ async def raise_bests(
         ).all()
     )
     score = result["score"]
-    rows, deltas = [], Counter()
+    rows: list[dict[str, Any]] = []
+    deltas: Counter[tuple[Any, ...]] = Counter()
     for board in keys:
         before = old.get(board)
         if before is not None and score <= before:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc, utcnow
@@ -323,7 +323,7 @@ async def _lock(session: AsyncSession, game_id: int, player_id: str) -> None:
         .values(status=Game.status)
         .execution_options(synchronize_session=False)
     )
-    if (await session.execute(stmt)).rowcount != 1:
+    if cast(CursorResult[Any], await session.execute(stmt)).rowcount != 1:
         await session.rollback()
         raise GameNotFound(game_id)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -39,13 +40,13 @@ async def player_stats(session: AsyncSession, player_id: str, variant: int) -> P
     """The statistics of ``player_id`` in ``variant`` (5 or 4); zeros when they have no game."""
     s = KnikkersScore
     where = (s.player_id == player_id, s.variant == variant)
-    games, best, average, lines = (
+    games, best, average, lines = cast(tuple[int, int | None, Any, int | None], (
         await session.execute(
             select(func.count(), func.max(s.score), func.avg(s.score), func.sum(s.lines)).where(
                 *where
             )
         )
-    ).one()
+    ).one())
     if not games:
         return PlayerStats()
     rows = (

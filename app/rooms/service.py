@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import structlog
@@ -53,7 +54,8 @@ _BUMP = (update(Room).where(Room.id == bindparam("room"), Room.version == bindpa
 _BUMP_STATUS = _BUMP.values(status=bindparam("new_status"))
 _INSERT_EVENTS = insert(GameEvent)
 _EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "seat_id", "action_id", "created_at")
-_EVENT_TYPES = (Integer, Integer, String(16), JSON, Integer, String(64), DateTime(timezone=True))
+_EVENT_TYPES: tuple[Any, ...] = (Integer, Integer, String(16), JSON, Integer, String(64),
+                                 DateTime(timezone=True))
 # Postgres: one event and the version bump as ONE statement (atomic on its own), sent in
 # autocommit mode: one round trip per action instead of BEGIN, UPDATE, INSERT, COMMIT.
 _APPEND_ONE = insert(GameEvent).from_select(
@@ -150,7 +152,7 @@ class RoomService:
         found: dict[str, int] = {}
         for i in range(0, len(codes), 1000):
             chunk = codes[i:i + 1000]
-            found.update(await on_fresh_connection(lambda c=chunk: read(c), "room_versions"))
+            found.update(await on_fresh_connection(partial(read, chunk), "room_versions"))
         return found
 
     async def _reload(self, code: str) -> RoomState | None:
@@ -238,8 +240,7 @@ class RoomService:
                     raise RoomError("room_full", "This room is full.")
                 try:
                     version = await self._write(
-                        state, lambda s, st=state: _seat(s, st, player_id, name)
-                    )
+                        state, partial(_seat, state=state, player_id=player_id, name=name))
                 except Conflict:
                     continue
                 await self._reload(code)
@@ -437,7 +438,7 @@ class RoomService:
                                      reload=True)
         if kind == "remove":
             try:
-                target = int(message.get("target", message.get("seat")))
+                target = int(str(message.get("target", message.get("seat"))))
             except (TypeError, ValueError):
                 raise RoomError("bad_message", "The message is malformed.", 400) from None
             victim = state.seat(target)
@@ -503,14 +504,15 @@ class RoomService:
             await session.execute(update(Room).where(Room.id == state.id)
                                   .values(host_player_id=host))
             if events:
+                assert game is not None  # events only come from a running game
                 await session.execute(_INSERT_EVENTS,
                                       _event_rows(game.id, first_seq, events, None))
 
         version = await self._write(state, work, action_id=action_id)
-        state = await self._reload(state.code)
-        if state and state.status == "playing" and state.plugin.is_over(state.game_state):
-            await self._finish_if_over(state)
-            version = state.version
+        after = await self._reload(state.code)
+        if after and after.status == "playing" and after.plugin.is_over(after.game_state):
+            await self._finish_if_over(after)
+            version = after.version
         return version
 
     async def _finish_if_over(self, state: RoomState) -> None:

@@ -13,7 +13,7 @@ def insert_for(session: AsyncSession, model: Any) -> Any:
 
     Raises NotImplementedError for a database other than SQLite or Postgres.
     """
-    name = session.bind.dialect.name
+    name = session.get_bind().dialect.name
     if name == "postgresql":
         return postgresql.insert(model)
     if name == "sqlite":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import i18n
 from app.i18n import gettext as _
@@ -31,14 +31,14 @@ def name_error_message(code: str) -> str:
 
 
 @router.get("/", response_class=HTMLResponse, name="home")
-async def home(request: Request, player: CurrentPlayer) -> HTMLResponse:
+async def home(request: Request, player: CurrentPlayer) -> Response:
     """The home page: new room, Knikkers, leaderboards."""
     return templates.TemplateResponse(request, "home.html",
                                       {"player": player, "games": list(GAMES)})
 
 
 @router.get("/name", response_class=HTMLResponse, name="name_form")
-async def name_form(request: Request, player: CurrentPlayer, next: str = "/") -> HTMLResponse:
+async def name_form(request: Request, player: CurrentPlayer, next: str = "/") -> Response:
     """The form where a guest picks a display name."""
     return templates.TemplateResponse(
         request,
@@ -83,6 +83,6 @@ async def set_language(
 
 
 @router.get("/soon/{feature}", response_class=HTMLResponse, name="coming_soon")
-async def coming_soon(request: Request, feature: str, player: CurrentPlayer) -> HTMLResponse:
+async def coming_soon(request: Request, feature: str, player: CurrentPlayer) -> Response:
     """A placeholder page for a part of the product that is still being built."""
     return templates.TemplateResponse(request, "soon.html", {"player": player})

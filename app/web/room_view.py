@@ -97,8 +97,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
              "seats_list", (seats, state.host_player_id, viewer_id, is_host, online_seats,
                             state.status, away_due, handoff)),
     ]
-    parts_of = getattr(plugin, "parts", None)
-    game_parts = parts_of(view, viewer_id, labels) if view is not None and parts_of else None
+    game_parts = plugin.parts(view, viewer_id, labels) if view is not None else None
     code = state.code
 
     def part_html(part: Part) -> str:

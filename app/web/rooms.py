@@ -6,7 +6,7 @@ from typing import Annotated
 
 import segno
 from fastapi import APIRouter, Body, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from app.i18n import gettext as _
 from app.players.names import InvalidName, clean_name
@@ -47,7 +47,7 @@ async def _room_or_404(request: Request, code: str) -> RoomState:
 
 
 def _gone(request: Request, player, reason: str, message: str, state: RoomState | None = None,
-          status: int = 200) -> HTMLResponse:
+          status: int = 200) -> Response:
     return templates.TemplateResponse(
         request, "rooms/gone.html",
         {"player": player, "reason": reason, "message": message, "room": state},
@@ -56,7 +56,7 @@ def _gone(request: Request, player, reason: str, message: str, state: RoomState 
 
 
 @router.get("/rooms/new", response_class=HTMLResponse, name="new_room_form")
-async def new_room_form(request: Request, player: CurrentPlayer) -> HTMLResponse:
+async def new_room_form(request: Request, player: CurrentPlayer) -> Response:
     """The new-room form (also on the home page)."""
     return templates.TemplateResponse(request, "rooms/new.html",
                                       {"player": player, "games": list(GAMES)})
@@ -94,7 +94,7 @@ async def create_room(
 
 @router.get("/r/{code}", response_class=HTMLResponse, name="room_page")
 async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
-                    watch: bool = False, join: bool = False) -> HTMLResponse:
+                    watch: bool = False, join: bool = False) -> Response:
     """The room: for a seated player the table; otherwise a way in (take a seat or watch),
     or the reason the link no longer works."""
     if (state := await _lookup(request, code)) is None:

@@ -44,6 +44,13 @@ class Event:
     seat_id: int | None
     at: datetime | None = None
 
+    @property
+    def seat(self) -> int:
+        """The acting seat of a player's event; ``ValueError`` for one without a seat."""
+        if self.seat_id is None:
+            raise ValueError(f"a {self.type} event needs a seat")
+        return self.seat_id
+
 
 @dataclass
 class Table:
@@ -96,6 +103,8 @@ class GamePlugin(Protocol):
 
     kind: str
     label: str
+    parts_template: str
+    """The template of macros rendering ``parts`` (one folder per game, named by it)."""
     actions: frozenset[str]
     """The message types of its game actions (``decide`` gets only these)."""
     folder: str
@@ -148,7 +157,8 @@ class GamePlugin(Protocol):
         """Functions and values the game's templates call (e.g. translated box names),
         installed in the template environment once at start-up."""
 
-    # Optional: ``parts_template`` (a template of macros) and
-    # ``parts(view, viewer_seat_id, labels) -> list[Part]`` split the running game's area
-    # into parts, so a new version only sends viewers the parts that changed for them.
-    # Without them, every viewer gets the whole live area on every version.
+    def parts(self, view: dict[str, Any], viewer_seat_id: int | None,
+              labels: dict[int, str]) -> list[Part]:
+        """The running game's area as parts (macros of ``parts_template``), so a new version
+        sends each viewer only the parts that changed for them (``view``: this plug-in's
+        ``view``; ``labels``: seat id -> display label)."""

@@ -191,6 +191,7 @@ class KniffelGame:
             events.append(Event("roll", {"dice": faces, "held": [False] * DICE, "auto": True},
                                 seat))
         column = state.column_of(seat)
+        assert column is not None  # the player on turn has an open column
         card = state.cards[seat][column]
         box = auto_box(card, faces)
         events.append(Event("score", {"box": box, "column": column,

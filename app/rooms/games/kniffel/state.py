@@ -121,7 +121,7 @@ def fold(state: KniffelState, event: Event) -> None:
         else:
             state.turn.release(int(payload["die"]))
     elif event.type == "score":
-        seat, column, box = event.seat_id, int(payload["column"]), payload["box"]
+        seat, column, box = event.seat, int(payload["column"]), payload["box"]
         state.cards[seat][column].fill(box, state.turn.dice)
         state.last[seat] = (column, box)
         if payload.get("auto"):
@@ -129,9 +129,9 @@ def fold(state: KniffelState, event: Event) -> None:
         state.turns += 1
         _next_turn(state, seat, event.at)
     elif event.type == "leave":
-        state.left.add(event.seat_id)
-        if event.seat_id == state.current:
-            _next_turn(state, event.seat_id, event.at)
+        state.left.add(event.seat)
+        if event.seat == state.current:
+            _next_turn(state, event.seat, event.at)
 
 
 def _next_turn(state: KniffelState, after: int, at: datetime | None) -> None:

@@ -83,21 +83,21 @@ class KnisterGame:
         """Fold one stored ``roll``, ``place`` or ``leave`` event into ``state``."""
         if event.type == "roll":
             state.rolls.append((event.payload["dice"][0], event.payload["dice"][1]))
-            state.roll_rollers.append(event.seat_id)
+            state.roll_rollers.append(event.seat)
             if event.payload.get("auto"):
                 state.auto_rolls.add(len(state.rolls) - 1)
             state.placed = set()
             state.rolled_at = event.at
         elif event.type == "place":
             r, c = event.payload["cell"]
-            state.sheets[event.seat_id].place((r, c), event.payload["value"])
-            state.placed.add(event.seat_id)
+            state.sheets[event.seat].place((r, c), event.payload["value"])
+            state.placed.add(event.seat)
             if event.payload.get("auto"):
-                state.auto_cells.add((event.seat_id, (r, c)))
+                state.auto_cells.add((event.seat, (r, c)))
             if not state.roll_pending:
                 state.ready_at = event.at
         elif event.type == "leave":
-            state.left.add(event.seat_id)
+            state.left.add(event.seat)
             if state.rolls and not state.roll_pending:
                 state.ready_at = event.at
 
@@ -122,13 +122,14 @@ class KnisterGame:
                 raise ActionError("no_roll", "There is no roll to place yet.")
             if seat_id in state.placed:
                 raise ActionError("already_placed", "You have already placed this roll.")
+            value = state.current_sum
+            assert value is not None  # a roll is pending
             try:
-                KnisterSheet.from_grid(state.sheets[seat_id].grid).place(cell, state.current_sum)
+                KnisterSheet.from_grid(state.sheets[seat_id].grid).place(cell, value)
             except CellTaken:
                 raise ActionError("cell_taken", "That cell is already filled.") from None
             except PlacementError:
                 raise ActionError("bad_cell", "That is not a cell of your sheet.") from None
-            value = state.current_sum
             return [Event("place", {"cell": list(cell), "value": value, "auto": False}, seat_id)]
         raise ActionError("unknown_action", "Unknown action.")
 
@@ -177,6 +178,7 @@ class KnisterGame:
             return []
         if state.roll_pending:
             value = state.current_sum
+            assert value is not None
             timer_due = (state.timer and state.rolled_at and
                          state.rolled_at + timedelta(seconds=state.timer) <= now)
             return [

@@ -105,7 +105,7 @@ def parts(view: dict[str, Any], viewer_seat_id: int | None,
         shared = {seat: _sheet_parts(seat, False, view, labels) for seat in st.order}
         st.view_cache["parts"] = cached = (shared_key, shared)
     shared = cached[1]
-    if viewer_seat_id in shared:
+    if viewer_seat_id is not None and viewer_seat_id in shared:
         head, _ = shared[viewer_seat_id]
         parts += [head, _sheet_parts(viewer_seat_id, True, view, labels)[1]]
     for seat in st.order:
