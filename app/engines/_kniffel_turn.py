@@ -20,6 +20,7 @@ Pure: no I/O, no randomness.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import factorial
 
@@ -85,6 +86,7 @@ def _parents(size: int) -> list[np.ndarray]:
 PARENTS: tuple[list[np.ndarray], ...] = tuple(_parents(size) for size in range(DICE + 1))
 
 
+@cache
 def sub_keeps(roll: tuple[int, ...]) -> tuple[int, ...]:
     """Keep indices of every distinct sub-multiset of a sorted roll (the empty one and all five
     included), in KEEPS order. Args: a sorted 5-tuple of faces 1..6."""
