@@ -31,6 +31,7 @@ from app.engines.kniffel import (
     UPPER_BOXES,
     YAHTZEE_POINTS,
     BadDice,
+    HouseRules,
     Ruleset,
     Scorecard,
     ScorecardError,
@@ -82,8 +83,9 @@ class Rules:
 
 def _label(ruleset: Ruleset, house: dict[str, bool]) -> str:
     """'kitkniff' or 'kitkniff, no joker, five_alike_full_house' (non-default house rules)."""
-    changed = [("no " + k if k in ("joker", "extra_bonus") else k) for k, v in house.items()
-               if v != (k != "five_alike_full_house")]
+    defaults = asdict(HouseRules())
+    changed = [key if value else f"no {key}" for key, value in house.items()
+               if value != defaults[key]]
     return ", ".join([ruleset.name, *changed])
 
 

@@ -89,8 +89,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for ruleset, house in games:
         seconds = build(folder, ruleset, house, locked=args.lock_fd is not None)
         name = table_name(ruleset, **house)
-        print(f"{name:<50} " + ("current" if seconds is None else f"solved in {seconds:.1f} s"),
-              flush=True)
+        table = load_table(folder / f"{name}.npz", rules_for(ruleset, **house))
+        expected = "" if table is None else f"expected score {table[-1, 0, 0]:.7f}, "
+        done = "already current" if seconds is None else f"solved in {seconds:.1f} s"
+        print(f"{name:<56} {expected}{done}", flush=True)
 
 
 if __name__ == "__main__":
