@@ -196,7 +196,7 @@ def test_each_box_is_worth_the_value_of_the_card_it_makes(kniffel, card, dice):
         assert value == pytest.approx(kniffel.value(after), abs=1e-9)
 
 
-@pytest.mark.parametrize("house", HOUSE_RULES[1:])
+@pytest.mark.parametrize("house", HOUSE_RULES)
 @pytest.mark.parametrize("ruleset", ["kitkniff", "yatzy"])
 @settings(max_examples=5, deadline=None)
 @given(data=st.data())
@@ -297,6 +297,8 @@ def test_bad_arguments_are_refused(kniffel, yatzy):
         ko.solve("yahtzee")
     with pytest.raises(TypeError):
         ko.rules_for("kniffel", columns=2)
+    with pytest.raises(ValueError, match="shape"):
+        ko.Strategy(ko.rules_for("kniffel"), np.zeros(ko.rules_for("yatzy").shape))
 
 
 def test_a_strategy_from_a_card_refuses_cards_with_more_open_boxes():
