@@ -9,7 +9,7 @@ VENDOR := static/vendor/htmx.min.js static/vendor/ws.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install catalogs migrate messages vendor bench clean
+.PHONY: run test lint install catalogs migrate messages vendor bench strategy clean
 
 run: install migrate
 	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
@@ -55,6 +55,12 @@ messages: $(INSTALLED)
 
 bench: install
 	$(PY) bench/engines.py
+
+# Solve the Kniffel-family strategy tables into VAR_DIR/strategy ahead of time (the defaults
+# first, then every house-rule variant; ~1-2 min on one core). Otherwise the app builds each
+# one in the background the first time hints for it are asked for.
+strategy: $(INSTALLED)
+	$(PY) -m app.strategy.build
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor
