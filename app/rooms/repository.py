@@ -1,0 +1,227 @@
+"""Rooms in the database: every SQL statement of the room service, and the version check.
+
+A write bumps the room's version from the one its state was decided on, in the same
+transaction as the change; when another writer moved it first the write raises ``Conflict``
+(the caller reloads and decides again). A statement whose pooled connection died is run again
+on a fresh one (``on_fresh_connection``); the stored action id makes that safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Integer,
+    String,
+    bindparam,
+    cast,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.players.service import upsert_player
+from app.rooms.errors import Conflict
+from app.rooms.games.base import Event
+from app.rooms.state import RoomState, load_room
+from app.store.db import Database
+from app.store.models import Game, GameEvent, Room, RoomAction, Seat
+from app.store.retry import on_fresh_connection
+
+Work = Callable[[AsyncSession], Awaitable[Any]]
+"""A change made inside a write's transaction."""
+
+# The hot path's statements, built once (parameters bound per call).
+_BUMP = (update(Room).where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
+         .values(version=Room.version + 1))
+_BUMP_STATUS = _BUMP.values(status=bindparam("new_status"))
+INSERT_EVENTS = insert(GameEvent)
+_EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "seat_id", "action_id", "created_at")
+_EVENT_TYPES: tuple[Any, ...] = (Integer, Integer, String(16), JSON, Integer, String(64),
+                                 DateTime(timezone=True))
+# Postgres: one event and the version bump as ONE statement (atomic on its own), sent in
+# autocommit mode: one round trip per action instead of BEGIN, UPDATE, INSERT, COMMIT.
+_APPEND_ONE = insert(GameEvent).from_select(
+    list(_EVENT_COLUMNS),
+    select(*(cast(bindparam(f"ev_{name}", type_=type_), type_)
+             for name, type_ in zip(_EVENT_COLUMNS, _EVENT_TYPES, strict=True)))
+    .select_from(_BUMP.returning(Room.id).cte("bump")),
+)
+
+
+class RoomRepository:
+    """Reads and writes rooms in ``db``; ``clock()`` stamps stored room actions (UTC)."""
+
+    def __init__(self, db: Database, clock: Callable[[], datetime]) -> None:
+        self.db = db
+        self.clock = clock
+        self._autocommit = (db.engine.execution_options(isolation_level="AUTOCOMMIT")
+                            if db.engine.dialect.name == "postgresql" else None)
+
+    async def load(self, code: str) -> RoomState | None:
+        """Room ``code`` rebuilt from the database (``load_room``); None when unknown."""
+        async def load() -> RoomState | None:
+            async with self.db.sessionmaker() as session:
+                return await load_room(session, code)
+
+        return await on_fresh_connection(load, "load_room")
+
+    async def version(self, code: str) -> int | None:
+        """The committed version of room ``code``; None when unknown."""
+        async def read() -> int | None:
+            async with self.db.sessionmaker() as session:
+                return (
+                    await session.execute(select(Room.version).where(Room.code == code))
+                ).scalar_one_or_none()
+
+        return await on_fresh_connection(read, "room_version")
+
+    async def versions(self, codes: list[str]) -> dict[str, int]:
+        """The committed version of each room in ``codes`` (room code -> version), read in one
+        query per 1,000 codes; unknown codes are left out."""
+        async def read(chunk: list[str]) -> dict[str, int]:
+            async with (self._autocommit or self.db.engine).connect() as conn:
+                rows = await conn.execute(
+                    select(Room.code, Room.version).where(Room.code.in_(chunk)))
+                return {code: version for code, version in rows}
+
+        found: dict[str, int] = {}
+        for i in range(0, len(codes), 1000):
+            found.update(await on_fresh_connection(partial(read, codes[i:i + 1000]),
+                                                   "room_versions"))
+        return found
+
+    async def create(self, code: str, kind: str, options: dict[str, Any], player_id: str,
+                     name: str) -> None:
+        """A new room ``code`` of game ``kind`` in the lobby at version 1, hosted by
+        ``player_id`` in its first seat as ``name``."""
+        async def create() -> None:
+            async with self.db.sessionmaker() as session, session.begin():
+                await upsert_player(session, player_id, name)
+                room = Room(code=code, game=kind, options=options, host_player_id=player_id,
+                            status="lobby", version=1)
+                session.add(room)
+                await session.flush()
+                session.add(Seat(room_id=room.id, player_id=player_id, position=0, name=name))
+
+        await on_fresh_connection(create, "create_room")
+
+    async def write(self, state: RoomState, work: Work, status: str | None = None,
+                    action_id: str | None = None) -> int:
+        """Run ``work``, bump the room version (setting ``status`` when given) and store the
+        client's ``action_id`` (so a repeat is a duplicate, also after a restart) in one
+        transaction; returns the new version.
+
+        Raises ``Conflict`` when another writer got there first (version moved, or the
+        ``(game, seq)`` / ``(room, number)`` / ``(room, action_id)`` unique constraints fired).
+        """
+        version = state.version + 1
+
+        async def transaction() -> None:
+            async with self.db.sessionmaker() as session, session.begin():
+                await _bump(session, state, status)
+                await work(session)
+                if action_id:
+                    session.add(RoomAction(room_id=state.id, action_id=action_id,
+                                           version=version, created_at=self.clock()))
+
+        try:
+            await on_fresh_connection(transaction, "write")
+        except IntegrityError as exc:
+            raise Conflict() from exc
+        if action_id:
+            state.remember_action(action_id, version)
+        return version
+
+    async def append(self, state: RoomState, rows: list[dict[str, Any]],
+                     totals: dict[int, int] | None, now: datetime) -> None:
+        """Store the current game's event ``rows`` and bump the version; with ``totals`` the
+        game is finished with that result at ``now``. One statement in autocommit for a single
+        event on Postgres. Raises ``Conflict`` as ``write`` does."""
+        game = state.game
+        assert game is not None
+
+        async def store() -> None:
+            if self._autocommit is not None and len(rows) == 1 and totals is None:
+                async with self._autocommit.connect() as conn:
+                    params = {f"ev_{k}": v for k, v in rows[0].items()}
+                    result = await conn.execute(
+                        _APPEND_ONE, {**params, "room": state.id, "expected": state.version})
+                    if result.rowcount != 1:
+                        raise Conflict()
+                return
+            async with self.db.engine.begin() as conn:
+                await _bump(conn, state, "finished" if totals is not None else None)
+                await conn.execute(INSERT_EVENTS, rows)
+                if totals is not None:
+                    await conn.execute(update(Game).where(Game.id == game.id).values(
+                        status="finished", finished_at=now, result=result_of(totals)))
+
+        try:
+            # A retry after a lost reply finds the version moved: Conflict, then a duplicate.
+            await on_fresh_connection(store, "append")
+        except IntegrityError as exc:
+            raise Conflict() from exc
+
+
+def result_of(totals: dict[int, int]) -> dict[str, Any]:
+    """A finished game's stored ``result`` (JSON keys are strings)."""
+    return {"totals": {str(k): v for k, v in totals.items()}}
+
+
+async def nothing(session: AsyncSession) -> None:
+    """No change besides the version bump (and the status passed with it)."""
+
+
+async def _bump(conn: Any, state: RoomState, status: str | None) -> None:
+    """Raise the room's version by one (and set its ``status``) if it is still
+    ``state.version``; ``Conflict`` when another writer moved it. ``conn``: an async
+    connection or session inside a transaction."""
+    params: dict[str, Any] = {"room": state.id, "expected": state.version}
+    if status:
+        params["new_status"] = status
+    result = await conn.execute(_BUMP_STATUS if status else _BUMP, params)
+    if result.rowcount != 1:
+        raise Conflict()
+
+
+def event_rows(game_id: int, first_seq: int, events: list[Event],
+               action_id: str | None) -> list[dict[str, Any]]:
+    """``game_events`` rows for ``events`` numbered from ``first_seq``; the first carries the
+    client's ``action_id``."""
+    return [{"game_id": game_id, "seq": first_seq + i, "type": e.type, "payload": e.payload,
+             "seat_id": e.seat_id, "action_id": action_id if i == 0 else None,
+             "created_at": e.at} for i, e in enumerate(events)]
+
+
+async def seat_player(session: AsyncSession, state: RoomState, player_id: str,
+                      name: str) -> None:
+    """Give ``player_id`` a seat as ``name`` (their old one again, or the next position);
+    they host a room that has no host."""
+    await upsert_player(session, player_id, name)
+    existing = (
+        await session.execute(
+            select(Seat).where(Seat.room_id == state.id, Seat.player_id == player_id)
+        )
+    ).scalar_one_or_none()
+    if existing is not None:
+        existing.status, existing.name = "active", name
+    else:
+        position = (
+            await session.execute(
+                select(func.coalesce(func.max(Seat.position), -1)).where(Seat.room_id == state.id)
+            )
+        ).scalar_one() + 1
+        session.add(Seat(room_id=state.id, player_id=player_id, position=position, name=name))
+    if state.host_player_id is None:
+        await session.execute(
+            update(Room).where(Room.id == state.id).values(host_player_id=player_id)
+        )

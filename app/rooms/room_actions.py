@@ -1,0 +1,231 @@
+"""Room-level actions: options, start, ready, next game, rematch, leave, remove, joining.
+
+Each is decided on the room's state (the rules are in ``app.rooms.rules`` and below) and
+written through the repository with the room version it was decided on (docs/rules.md,
+"Rooms"). Raise ``RoomError`` when refused (nothing changed) and ``Conflict`` when another
+writer got there first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.rooms.errors import RoomError
+from app.rooms.games.base import Event, OptionError
+from app.rooms.repository import (
+    INSERT_EVENTS,
+    RoomRepository,
+    event_rows,
+    nothing,
+    result_of,
+    seat_player,
+)
+from app.rooms.rules import heir
+from app.rooms.state import RoomState
+from app.store.models import Game, Room, Seat
+
+ROOM_ACTIONS = frozenset({"options", "start", "remove", "leave", "next_game", "rematch",
+                          "ready"})
+
+Reload = Callable[[str], Awaitable[RoomState | None]]
+
+
+class RoomActions:
+    """Decides and writes room-level actions.
+
+    ``repo``: the rooms' repository; ``reload(code)``: rebuilds a room's state after a write;
+    ``online(code)``: player ids with an open socket there; ``clock()``: now (UTC).
+    """
+
+    def __init__(self, repo: RoomRepository, reload: Reload,
+                 online: Callable[[str], frozenset[str]], clock: Callable[[], datetime]) -> None:
+        self.repo = repo
+        self.reload = reload
+        self.online = online
+        self.clock = clock
+
+    async def join(self, state: RoomState, player_id: str, name: str) -> int:
+        """Seat ``player_id`` as ``name``; returns the new version (the current one when
+        already seated). Raises ``RoomError`` while a game runs or when the room is full."""
+        if state.seat_of(player_id):
+            return state.version
+        if state.status == "playing":
+            raise RoomError("game_running", "The game has already started.")
+        if state.is_full:
+            raise RoomError("room_full", "This room is full.")
+        work = partial(seat_player, state=state, player_id=player_id, name=name)
+        return await self.write(state, work, reload=True)
+
+    async def decide(self, state: RoomState, player_id: str, kind: str,
+                     message: dict[str, Any], action_id: str | None) -> int:
+        """Apply room action ``kind`` (one of ``ROOM_ACTIONS``) by ``player_id``; returns the
+        room version after it."""
+        seat = state.seat_of(player_id)
+        if kind in ("leave", "ready") and seat is None:
+            raise RoomError("not_seated", "Only seated players can do that.", 403)
+        if kind == "leave":
+            assert seat is not None
+            return await self.remove(state, seat.id, "left", action_id)
+        if kind == "ready":
+            assert seat is not None
+            ready = message.get("ready")
+            if not isinstance(ready, bool):
+                raise RoomError("bad_message", "The message is malformed.", 400)
+            if state.status == "playing":
+                raise RoomError("game_running", "The game has already started.")
+            if seat.ready == ready:
+                return state.version  # pressed twice: nothing changes
+            return await self.set_seat(state, seat.id, action_id, ready=ready)
+        if seat is None or player_id != state.host_player_id:
+            raise RoomError("not_host", "Only the host can do that.", 403)
+        if kind == "options":
+            if state.status == "playing":
+                raise RoomError("game_running", "The game has already started.")
+            try:
+                options = state.plugin.parse_options(message)
+            except OptionError as exc:
+                raise RoomError("bad_option", "That option is not available.", 400) from exc
+            return await self.set_room(state, action_id, options=options)
+        if kind == "start":
+            if state.status != "lobby":
+                raise RoomError("game_running", "The game has already started.")
+            return await self.start(state, action_id, continue_match=False)
+        if kind in ("next_game", "rematch"):
+            return await self._after_game(state, kind, action_id)
+        return await self._remove_other(state, player_id, message, action_id)
+
+    async def _after_game(self, state: RoomState, kind: str, action_id: str | None) -> int:
+        """The host's "Next game" (the match goes on) or "Rematch" (back to the lobby, the
+        result still shown, the options editable)."""
+        if state.status != "finished":
+            raise RoomError("not_finished", "The game is not over yet.")
+        game = state.game
+        assert game is not None
+        match_done = game.options.get("match_game", 1) >= game.options.get("match", 1)
+        if kind == "next_game":
+            if match_done:
+                raise RoomError("match_over", "The match is over: start a rematch.")
+            return await self.start(state, action_id, continue_match=True)
+        if not match_done:
+            raise RoomError("match_running", "The match goes on: start its next game.")
+        return await self.write(state, nothing, status="lobby", action_id=action_id,
+                                reload=True)
+
+    async def _remove_other(self, state: RoomState, player_id: str, message: dict[str, Any],
+                            action_id: str | None) -> int:
+        """The host takes another seat (``target``) off the table."""
+        try:
+            target = int(str(message.get("target", message.get("seat"))))
+        except (TypeError, ValueError):
+            raise RoomError("bad_message", "The message is malformed.", 400) from None
+        victim = state.seat(target)
+        if victim is None or victim.status != "active":
+            raise RoomError("no_such_seat", "There is no such seat.", 404)
+        if victim.player_id == player_id:
+            raise RoomError("remove_self", "Use Leave to leave the room.")
+        return await self.remove(state, victim.id, "removed", action_id)
+
+    async def start(self, state: RoomState, action_id: str | None,
+                    continue_match: bool) -> int:
+        """Create the next game with the active seats: the match's next game
+        (``continue_match``, same options) or the first game of a new match; the start player
+        moves one seat on per game; every seat's "ready" mark is cleared."""
+        seats = [s.id for s in state.active_seats]
+        if not seats:
+            raise RoomError("no_players", "Nobody is seated.")
+        previous = state.game
+        number = previous.number + 1 if previous else 1
+        match_size = int(state.options.get("match", 1))
+        if previous and continue_match:
+            match_no = previous.options.get("match_no", 1)
+            match_game = previous.options.get("match_game", 1) + 1
+            match_size = previous.options.get("match", 1)
+        else:
+            match_no = (previous.options.get("match_no", 0) + 1) if previous else 1
+            match_game = 1
+        start = (number - 1) % len(seats)
+        order = seats[start:] + seats[:start]
+        options = {**state.options, "match": match_size, "match_no": match_no,
+                   "match_game": match_game}
+
+        async def work(session: AsyncSession) -> None:
+            session.add(Game(room_id=state.id, number=number, kind=state.kind, options=options,
+                             seat_ids=order, status="playing"))
+            await session.execute(update(Seat).where(Seat.room_id == state.id)
+                                  .values(ready=False))
+
+        return await self.write(state, work, status="playing", action_id=action_id,
+                                reload=True)
+
+    async def remove(self, state: RoomState, seat_id: int, status: str,
+                     action_id: str | None) -> int:
+        """Take a seat away (``left`` or ``removed``); the host role passes on with it to the
+        next present seat; a game that is over without it is finished."""
+        victim = state.seat(seat_id)
+        assert victim is not None
+        events: list[Event] = []
+        if state.status == "playing" and state.game_state is not None:
+            now = self.clock()
+            events = [Event(e.type, e.payload, e.seat_id, now)
+                      for e in state.plugin.remove_seat(state.game_state, seat_id)]
+        host = state.host_player_id
+        if victim.player_id == host:
+            successor = heir(state, self.online(state.code), leaving=seat_id)
+            host = successor.player_id if successor else None
+        game, first_seq = state.game, state.last_seq + 1
+
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Seat).where(Seat.id == seat_id).values(status=status))
+            await session.execute(update(Room).where(Room.id == state.id)
+                                  .values(host_player_id=host))
+            if events:
+                assert game is not None  # events only come from a running game
+                await session.execute(INSERT_EVENTS, event_rows(game.id, first_seq, events,
+                                                                None))
+
+        version = await self.write(state, work, action_id=action_id)
+        after = await self.reload(state.code)
+        if after and after.status == "playing" and after.plugin.is_over(after.game_state):
+            return await self._finish(after)
+        return version
+
+    async def _finish(self, state: RoomState) -> int:
+        """Mark the game finished when removals left it over (no placements pending)."""
+        assert state.game is not None
+        totals = state.plugin.totals(state.game_state)
+        game_id = state.game.id
+
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Game).where(Game.id == game_id).values(
+                status="finished", finished_at=self.clock(), result=result_of(totals)))
+
+        return await self.write(state, work, status="finished", reload=True)
+
+    async def set_room(self, state: RoomState, action_id: str | None, **values: Any) -> int:
+        """Set the room row's columns ``values``; returns the new version."""
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Room).where(Room.id == state.id).values(**values))
+
+        return await self.write(state, work, action_id=action_id, reload=True)
+
+    async def set_seat(self, state: RoomState, seat_id: int, action_id: str | None,
+                       **values: Any) -> int:
+        """Set seat ``seat_id``'s columns ``values``; returns the new version."""
+        async def work(session: AsyncSession) -> None:
+            await session.execute(update(Seat).where(Seat.id == seat_id).values(**values))
+
+        return await self.write(state, work, action_id=action_id, reload=True)
+
+    async def write(self, state: RoomState, work: Any, status: str | None = None,
+                    action_id: str | None = None, reload: bool = False) -> int:
+        """``repo.write``, then rebuild the room's state when ``reload``."""
+        version = await self.repo.write(state, work, status=status, action_id=action_id)
+        if reload:
+            await self.reload(state.code)
+        return version

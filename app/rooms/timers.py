@@ -1,0 +1,94 @@
+"""Room timers: when the server must act in a room next, and one armed timer per room.
+
+During a game the plug-in names its deadlines (turn timers, away players); outside one the
+host hand-over does (docs/rules.md, "Away players and timers" and "Host hand-over"). Arming a
+room also notes the countdowns its pages show (``RoomState.away_due``, ``host_handoff``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from app.clock import as_utc
+from app.rooms.games.base import Table
+from app.rooms.rules import host_handoff
+from app.rooms.state import RoomState, SeatInfo
+
+Presence = Callable[[str], frozenset[str]]
+AwaySince = Callable[[str], dict[str, datetime]]
+
+
+class RoomTimers:
+    """One timer per room. ``clock()``: now (UTC); ``host_grace``: how long a host may be
+    away outside a game; ``presence()`` returns the current ``(online, away_since)`` lookups
+    (player ids with an open socket in a room; when each away player went); ``fire(code)``
+    is called when a room's deadline has come."""
+
+    def __init__(self, clock: Callable[[], datetime], host_grace: timedelta,
+                 presence: Callable[[], tuple[Presence, AwaySince]],
+                 fire: Callable[[str], Awaitable[None]]) -> None:
+        self.clock = clock
+        self.host_grace = host_grace
+        self.presence = presence
+        self.fire = fire
+        self._handles: dict[str, asyncio.TimerHandle] = {}
+        self._watching: dict[str, datetime] = {}
+
+    def table(self, state: RoomState) -> Table:
+        """The plug-in's view of the table: seat order, who is online, since when each away
+        seat has been away, and since when this process watches the room."""
+        online, away_since = self.presence()
+        here, away = online(state.code), away_since(state.code)
+        return Table(
+            seat_ids=state.game.seat_ids if state.game else [],
+            online=frozenset(s.id for s in state.seats if s.player_id in here),
+            away_since={s.id: away[s.player_id] for s in state.seats if s.player_id in away},
+            started_at=state.game.started_at if state.game else None,
+            watching_since=self._watching.setdefault(state.code, self.clock()),
+        )
+
+    def handoff(self, state: RoomState, now: datetime) -> tuple[datetime, SeatInfo] | None:
+        """When and to whom the host role passes (``rules.host_handoff``), or None."""
+        online, away_since = self.presence()
+        watching = self._watching.setdefault(state.code, now)
+        return host_handoff(state, online(state.code), away_since(state.code), watching,
+                            self.host_grace)
+
+    def arm(self, state: RoomState) -> None:
+        """(Re)arm the room's timer for its next deadline, noting the pages' countdowns."""
+        self.cancel(state.code)
+        now = self.clock()
+        table = self.table(state)
+        dues = []
+        state.away_due = {}
+        if state.status == "playing" and state.game_state is not None:
+            state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
+            dues.append(state.plugin.deadline(state.game_state, table, now))
+        state.host_handoff = self.handoff(state, now)
+        if state.host_handoff:
+            dues.append(state.host_handoff[0])
+        due = min((d for d in dues if d is not None), default=None)
+        if due is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        delay = max(0.0, (as_utc(due) - now).total_seconds())
+        code = state.code
+        self._handles[code] = loop.call_later(
+            delay, lambda: asyncio.ensure_future(self.fire(code)))
+
+    def cancel(self, code: str) -> None:
+        """Disarm room ``code``'s timer, if any."""
+        handle = self._handles.pop(code, None)
+        if handle:
+            handle.cancel()
+
+    def close(self) -> None:
+        """Cancel every timer (shutdown)."""
+        for handle in self._handles.values():
+            handle.cancel()
+        self._handles.clear()
