@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from functools import partial
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -15,6 +16,7 @@ from app.knikkers.routes import router as knikkers_router
 from app.live import socket
 from app.live.broadcast import make_broadcast
 from app.live.hub import Hub
+from app.live.idle import IdleRooms
 from app.logging import configure_logging
 from app.rooms.dice import DiceSource
 from app.rooms.service import RoomService
@@ -25,7 +27,7 @@ from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits
-from app.web.room_view import render_update
+from app.web.room_view import PartCache, render_update
 
 SESSION_COOKIE = "knobel_session"
 
@@ -43,20 +45,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     broadcast = make_broadcast(settings.broadcast_url)
     rooms = RoomService(db, broadcast.publish, dice,
                         host_grace=timedelta(seconds=settings.host_grace_seconds))
-    hub = Hub(broadcast, rooms.snapshot, render_update, rooms.presence_changed,
+    parts = PartCache()
+
+    def forget(code: str) -> bool:
+        """Release a room nobody here has open: the service's state, the hub's records and
+        the rendered parts (False while it has a socket here or an action runs)."""
+        if code in hub.rooms or not rooms.forget(code):
+            return False
+        hub.forget_room(code)
+        parts.forget(code)
+        return True
+
+    idle = IdleRooms(forget, after=settings.room_idle_seconds)
+    hub = Hub(broadcast, rooms.snapshot, partial(render_update, parts=parts),
+              rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
-              check_every=settings.live_check_seconds)
-    rooms.online, rooms.away_since = hub.online, hub.away_since
+              check_every=settings.live_check_seconds, idle=idle)
+    rooms.online, rooms.away_since, rooms.loaded = hub.online, hub.away_since, idle.emptied
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await broadcast.connect()
         hub.start()
+        idle.start()
         tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
         freezer = asyncio.create_task(keep_frozen())
         yield
         freezer.cancel()
         rooms.close()
+        await idle.stop()
         await hub.stop()
         await broadcast.disconnect()
         await db.dispose()
@@ -73,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.dice = dice
     app.state.rooms = rooms
     app.state.hub = hub
+    app.state.parts = parts
     app.state.limits = RateLimits(settings)
 
     app.add_middleware(LanguageMiddleware)

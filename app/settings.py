@@ -64,6 +64,10 @@ class Settings(BaseSettings):
         description="Seconds between checks of open rooms' versions in the database; 0: off",
     )
 
+    room_idle_seconds: float = Field(
+        default=300.0, gt=0,
+        description="A room with no open page here this long leaves memory (seconds)",
+    )
     host_grace_seconds: float = Field(
         default=30.0, gt=0,
         description="A host away this long outside a game hands the host role on (seconds)",

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket
 
 from app.clock import utcnow
 from app.live.broadcast import Broadcast, Message
+from app.live.idle import IdleRooms
 
 log = structlog.get_logger("knobel.hub")
 
@@ -113,6 +114,7 @@ class Hub:
         presence_changed: Callable[[str], None] = lambda code: None,
         versions: Versions | None = None,
         check_every: float = CHECK_EVERY,
+        idle: IdleRooms | None = None,
     ) -> None:
         self.broadcast = broadcast
         self.snapshot = snapshot
@@ -120,12 +122,21 @@ class Hub:
         self.presence_changed = presence_changed
         self.versions = versions
         self.check_every = check_every
+        self.idle = idle
         self.process = uuid.uuid4().hex[:12]
         self.rooms: dict[str, set[Connection]] = {}
         self._remote: dict[str, dict[str, tuple[frozenset[str], float]]] = {}
         self._away: dict[str, dict[str, datetime]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._redelivering: dict[str, asyncio.Task[None]] = {}
+
+    def forget_room(self, code: str) -> None:
+        """Drop this process's records of room ``code`` (it left memory: no socket here)."""
+        self._remote.pop(code, None)
+        self._away.pop(code, None)
+        task = self._redelivering.pop(code, None)
+        if task is not None:
+            task.cancel()
 
     def local(self, code: str) -> frozenset[str]:
         """Player ids with an open socket in room ``code`` on this process."""
@@ -165,6 +176,8 @@ class Hub:
         """Register ``conn``; everyone in the room sees the player come online."""
         before = self.online(conn.code)
         local_before = self.local(conn.code)
+        if self.idle:
+            self.idle.occupied(conn.code)
         self.rooms.setdefault(conn.code, set()).add(conn)
         conn.start()
         if self.local(conn.code) != local_before:
@@ -183,6 +196,8 @@ class Hub:
             conn.writer.cancel()
         if not conns:
             self.rooms.pop(conn.code, None)
+            if self.idle:
+                self.idle.emptied(conn.code)
         if self.local(conn.code) != local_before:
             await self.broadcast.publish_presence(conn.code, self.process, self.local(conn.code))
         await self._presence_update(conn.code, before)

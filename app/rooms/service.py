@@ -63,6 +63,7 @@ class RoomService:
                  host_grace: timedelta = HOST_GRACE) -> None:
         self.db, self.publish, self.dice, self.clock = db, publish, dice, clock
         self.online, self.away_since = online, away_since
+        self.loaded: Callable[[str], None] = lambda code: None  # a room came into memory
         self.repo = RoomRepository(db, clock)
         self.actions = RoomActions(self.repo, self._reload, lambda c: self.online(c), clock)
         self.timers = RoomTimers(clock, host_grace, lambda: (self.online, self.away_since),
@@ -109,6 +110,7 @@ class RoomService:
             return None
         self._rooms[code] = state
         self.timers.arm(state)
+        self.loaded(code)
         return state
 
     async def _fresh(self, code: str) -> RoomState:
@@ -292,6 +294,18 @@ class RoomService:
             return None
         log.info("host_handed_over", room=state.code, host=handoff[1].player_id)
         return await self.actions.set_room(state, None, host_player_id=handoff[1].player_id)
+
+    def forget(self, code: str) -> bool:
+        """Release what this process keeps for room ``code`` (cached state, lock, timer);
+        False, keeping it, while an action holds its lock. The database is the truth: the
+        next visit rebuilds it."""
+        lock = self._locks.get(code)
+        if lock is not None and lock.locked():
+            return False
+        self._rooms.pop(code, None)
+        self._locks.pop(code, None)
+        self.timers.forget(code)
+        return True
 
     def close(self) -> None:
         """Cancel every timer (shutdown)."""

@@ -87,6 +87,11 @@ class RoomTimers:
         if handle:
             handle.cancel()
 
+    def forget(self, code: str) -> None:
+        """Disarm and forget room ``code`` (it left memory)."""
+        self.cancel(code)
+        self._watching.pop(code, None)
+
     def close(self) -> None:
         """Cancel every timer (shutdown)."""
         for handle in self._handles.values():

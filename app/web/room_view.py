@@ -25,30 +25,43 @@ def ranking(totals: dict[int, int]) -> list[tuple[int, int, int]]:
             for seat, total in ordered]
 
 
-_PART_HTML: OrderedDict[tuple, Markup] = OrderedDict()
-_PART_HTML_MAX = 8192
 ROOM_PARTS = "rooms/_parts.html"
 ROOM_PART_IDS = frozenset({"live-version", "seats"})
-_MODULES: dict[str, Any] = {}  # parts templates' macros, loaded once per process
+_MODULES: dict[str, Any] = {}  # parts templates' macros (compiled templates), loaded once
 
 
-def render_part(code: str, part: Part, template: str) -> str:
-    """The HTML of ``part`` (a macro of ``template``) in the current language: rendered once
-    per room, part id, key and language, then reused for every viewer and version that has
-    the same key (e.g. other players' sheets)."""
-    cache_key = (code, current_language(), part.id, part.key)
-    html = _PART_HTML.get(cache_key)
-    if html is None:
-        module = _MODULES.get(template)
-        if module is None:
-            module = _MODULES[template] = templates.env.get_template(template).module
-        macro = getattr(module, part.macro)
-        html = _PART_HTML[cache_key] = Markup(macro(*part.args))
-        if len(_PART_HTML) > _PART_HTML_MAX:
-            _PART_HTML.popitem(last=False)
-    else:
-        _PART_HTML.move_to_end(cache_key)
-    return html
+class PartCache:
+    """Rendered parts, by room, language, part id and key (an LRU of at most ``size``); one
+    per app (``app.state.parts``), released per room when the room leaves memory."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._html: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+
+    def render(self, code: str, part: Part, template: str) -> Markup:
+        """The HTML of ``part`` (a macro of ``template``) in the current language: rendered
+        once per room, part id, key and language, then reused for every viewer and version
+        that has the same key (e.g. other players' sheets)."""
+        cache_key = (code, current_language(), part.id, part.key)
+        html = self._html.get(cache_key)
+        if html is None:
+            module = _MODULES.get(template)
+            if module is None:
+                module = _MODULES[template] = templates.env.get_template(template).module
+            html = self._html[cache_key] = Markup(getattr(module, part.macro)(*part.args))
+            if len(self._html) > self.size:
+                self._html.popitem(last=False)
+        else:
+            self._html.move_to_end(cache_key)
+        return html
+
+    def forget(self, code: str) -> None:
+        """Drop every part of room ``code``."""
+        for key in [k for k in self._html if k[0] == code]:
+            del self._html[key]
+
+    def __len__(self) -> int:
+        return len(self._html)
 
 
 @dataclass
@@ -60,8 +73,11 @@ class Delivered:
     keys: dict[str, Hashable]
 
 
-def live_context(state: RoomState, player_id: str | None, online: frozenset[str]) -> dict:
-    """Template context for the live part of a room as ``player_id`` sees it."""
+def live_context(state: RoomState, player_id: str | None, online: frozenset[str],
+                 parts: PartCache | None = None) -> dict:
+    """Template context for the live part of a room as ``player_id`` sees it (``parts``: the
+    app's rendered parts; a private cache when None)."""
+    cache = parts if parts is not None else PartCache()
     viewer = state.seat_of(player_id)
     game = state.game
     plugin = state.plugin
@@ -102,7 +118,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
 
     def part_html(part: Part) -> str:
         template = ROOM_PARTS if part.id in ROOM_PART_IDS else plugin.parts_template
-        return render_part(code, part, template)
+        return cache.render(code, part, template)
 
     return {
         "room": state,
@@ -150,28 +166,29 @@ def _layout(context: dict) -> Hashable | None:
 
 def render_update(state: RoomState, player_id: str | None, lang: str, online: frozenset[str],
                   have: Delivered | None = None, html: bool = True,
-                  ) -> tuple[str, Delivered | None]:
+                  parts: PartCache | None = None) -> tuple[str, Delivered | None]:
     """What to send a viewer whose page shows ``have`` so that it shows ``state``.
 
     Returns ``(html, delivered)``: the whole live block (when ``have`` is None or the frame
     changed), or only the version marker and the parts whose key changed, each an
-    out-of-band swap by id; ``delivered`` is what the page shows afterwards (None when the
+    out-of-band swap by id (each part rendered once per key and language in ``parts``, the
+    app's cache); ``delivered`` is what the page shows afterwards (None when the
     live area has no parts, so the next update is whole again). With ``html=False`` nothing
     is rendered (``""``): only what a page showing ``state`` shows is described.
     """
     with use_language(lang):
-        context = live_context(state, player_id, online)
+        context = live_context(state, player_id, online, parts)
         layout = _layout(context)
         if layout is None:
             return (render_block("rooms/room.html", "live", **context) if html else ""), None
-        parts = context["room_parts"] + context["game_parts"]
-        now = Delivered(layout, {p.id: p.key for p in parts})
+        shown = context["room_parts"] + context["game_parts"]
+        now = Delivered(layout, {p.id: p.key for p in shown})
         if not html:
             return "", now
         if have is None or have.layout != layout:
             return render_block("rooms/room.html", "live", **context), now
         part_html = context["part_html"]
-        return "".join(part_html(p) for p in parts if have.keys.get(p.id) != p.key), now
+        return "".join(part_html(p) for p in shown if have.keys.get(p.id) != p.key), now
 
 
 def render_error(code: str, message: str, action_id: str | None = None) -> str:

@@ -112,7 +112,8 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
             {"player": player, "room": state, "value": (player.name or "") if player else ""})
     share_url = str(request.url_for("room_page", code=code))
     hub = request.app.state.hub
-    context = live_context(state, guest_id, hub.online(code) | {guest_id})
+    context = live_context(state, guest_id, hub.online(code) | {guest_id},
+                           request.app.state.parts)
     context.update({
         "player": player,
         "share_url": share_url,

@@ -76,12 +76,12 @@ def check_partial_updates(state: RoomState, step, rng: random.Random, lang: str,
     that applying the partial update gives the fresh page. Returns the steps played."""
     viewers = [s.player_id for s in state.seats] + ["watcher"]
     online = frozenset(viewers[:-1])
-    room_view._PART_HTML.clear()
+    cache = room_view.PartCache()  # the app's: parts reused across versions and viewers
     with use_language(lang):
         before = {v: _fresh(state, v, online) for v in viewers}
     pages, delivered = {}, {}
     for v in viewers:
-        pages[v], delivered[v] = render_update(state, v, lang, online)
+        pages[v], delivered[v] = render_update(state, v, lang, online, parts=cache)
     played = 0
     for n in range(steps):
         playing = step(state, rng, n)
@@ -98,8 +98,9 @@ def check_partial_updates(state: RoomState, step, rng: random.Random, lang: str,
                 if part_id in before[v] and before[v][part_id][0] == key:
                     assert before[v][part_id][1] == html, (v, part_id)
             # the page after applying the update equals a fresh page
-            update, delivered[v] = render_update(state, v, lang, online, delivered[v])
-            fresh_page, _ = render_update(state, v, lang, online)
+            update, delivered[v] = render_update(state, v, lang, online, delivered[v],
+                                                 parts=cache)
+            fresh_page, _ = render_update(state, v, lang, online)  # rendered from scratch
             pages[v], page = fresh_page, pages[v]
             if LIVE_OPEN.search(update):  # the frame changed (a seat left): a whole page
                 assert update == fresh_page
