@@ -17,6 +17,7 @@ from app.live import socket
 from app.live.broadcast import make_broadcast
 from app.live.hub import Hub
 from app.live.idle import IdleRooms
+from app.live.presence import Presence
 from app.logging import configure_logging
 from app.rooms.dice import DiceSource
 from app.rooms.service import RoomService
@@ -43,7 +44,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     dice = DiceSource(allow_loaded=settings.test_routes)
     broadcast = make_broadcast(settings.broadcast_url)
-    rooms = RoomService(db, broadcast.publish, dice,
+    presence = Presence(ttl=Hub.PRESENCE_TTL)
+    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
                         host_grace=timedelta(seconds=settings.host_grace_seconds))
     parts = PartCache()
 
@@ -60,8 +62,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(broadcast, rooms.snapshot, partial(render_update, parts=parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
-              check_every=settings.live_check_seconds, idle=idle)
-    rooms.online, rooms.away_since, rooms.loaded = hub.online, hub.away_since, idle.emptied
+              check_every=settings.live_check_seconds, idle=idle, presence=presence)
+    rooms.loaded = idle.emptied
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

@@ -25,9 +25,9 @@ from typing import Any
 import structlog
 from starlette.websockets import WebSocket
 
-from app.clock import utcnow
 from app.live.broadcast import Broadcast, Message
 from app.live.idle import IdleRooms
+from app.live.presence import Presence
 
 log = structlog.get_logger("knobel.hub")
 
@@ -115,6 +115,7 @@ class Hub:
         versions: Versions | None = None,
         check_every: float = CHECK_EVERY,
         idle: IdleRooms | None = None,
+        presence: Presence | None = None,
     ) -> None:
         self.broadcast = broadcast
         self.snapshot = snapshot
@@ -125,46 +126,35 @@ class Hub:
         self.idle = idle
         self.process = uuid.uuid4().hex[:12]
         self.rooms: dict[str, set[Connection]] = {}
-        self._remote: dict[str, dict[str, tuple[frozenset[str], float]]] = {}
-        self._away: dict[str, dict[str, datetime]] = {}
+        self.presence = presence or Presence(ttl=self.PRESENCE_TTL)
         self._tasks: list[asyncio.Task[None]] = []
         self._redelivering: dict[str, asyncio.Task[None]] = {}
 
     def forget_room(self, code: str) -> None:
         """Drop this process's records of room ``code`` (it left memory: no socket here)."""
-        self._remote.pop(code, None)
-        self._away.pop(code, None)
+        self.presence.forget(code)
         task = self._redelivering.pop(code, None)
         if task is not None:
             task.cancel()
 
     def local(self, code: str) -> frozenset[str]:
         """Player ids with an open socket in room ``code`` on this process."""
-        return frozenset(c.player_id for c in self.rooms.get(code, ()))
+        return self.presence.local(code)
 
     def online(self, code: str) -> frozenset[str]:
         """Player ids with an open socket in room ``code`` on any process."""
-        now = time.monotonic()
-        remote = [players for players, expires in self._remote.get(code, {}).values()
-                  if expires > now]
-        return self.local(code).union(*remote)
+        return self.presence.online(code)
 
     def away_since(self, code: str) -> dict[str, datetime]:
         """When each player of room ``code`` was last seen going away (UTC)."""
-        return self._away.get(code, {})
+        return self.presence.away_since(code)
 
     async def _presence_update(self, code: str, before: frozenset[str],
                                skip: Connection | None = None) -> None:
         """After a possible change of who is online in ``code``: note who left, tell the
         room service, and show everyone the new presence."""
-        after = self.online(code)
-        if after == before:
+        if not self.presence.settle(code, before):
             return
-        away = self._away.setdefault(code, {})
-        for player in before - after:
-            away[player] = utcnow()
-        for player in after - before:
-            away.pop(player, None)
         self.presence_changed(code)
         try:
             await self.deliver(code, force=True, skip=skip)
@@ -179,6 +169,7 @@ class Hub:
         if self.idle:
             self.idle.occupied(conn.code)
         self.rooms.setdefault(conn.code, set()).add(conn)
+        self.presence.opened(conn.code, conn.player_id)
         conn.start()
         if self.local(conn.code) != local_before:
             await self.broadcast.publish_presence(conn.code, self.process, self.local(conn.code))
@@ -192,6 +183,7 @@ class Hub:
         before = self.online(conn.code)
         local_before = self.local(conn.code)
         conns.discard(conn)
+        self.presence.closed(conn.code, conn.player_id)
         if conn.writer:
             conn.writer.cancel()
         if not conns:
@@ -206,11 +198,7 @@ class Hub:
         if message.process == self.process:
             return
         before = self.online(message.code)
-        rooms = self._remote.setdefault(message.code, {})
-        if message.players:
-            rooms[message.process] = (message.players, time.monotonic() + self.PRESENCE_TTL)
-        else:
-            rooms.pop(message.process, None)
+        self.presence.announced(message.code, message.process, message.players)
         await self._presence_update(message.code, before)
 
     async def _heartbeat(self) -> None:
@@ -219,14 +207,8 @@ class Hub:
             await asyncio.sleep(self.HEARTBEAT)
             for code in list(self.rooms):
                 await self.broadcast.publish_presence(code, self.process, self.local(code))
-            now = time.monotonic()
-            for code, processes in list(self._remote.items()):
-                expired = [p for p, (_, expires) in processes.items() if expires <= now]
-                if expired:
-                    before = self.local(code).union(*(pl for pl, _ in processes.values()))
-                    for process in expired:
-                        processes.pop(process, None)
-                    await self._presence_update(code, before)
+            for code, before in self.presence.expire():
+                await self._presence_update(code, before)
 
     def shown(self, conn: Connection, state: Any) -> None:
         """Note that ``conn``'s page already shows ``state`` (it said so in its hello), so

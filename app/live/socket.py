@@ -23,7 +23,7 @@ from app.live.hub import Connection
 from app.live.origin import origin_allowed
 from app.rooms.codes import is_code
 from app.rooms.games.base import ActionError
-from app.web.deps import SESSION_PLAYER_KEY
+from app.web.deps import SESSION_PLAYER_KEY, HubDep, RoomsDep
 from app.web.room_view import render_ack, render_error
 
 log = structlog.get_logger("knobel.socket")
@@ -38,14 +38,14 @@ _limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
 
 @router.websocket("/r/{code}/ws")
-async def room_socket(websocket: WebSocket, code: str) -> None:
+async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
+                      hub: HubDep) -> None:
     """Serve one room page's socket until it closes.
 
     Refused before the handshake completes (HTTP 403): a foreign ``Origin``, no guest
     session, or an unknown room.
     """
-    app = websocket.app
-    settings = app.state.settings
+    settings = websocket.app.state.settings
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, websocket.headers.get("host"), settings.origins):
         log.info("ws_refused_origin", room=code)
@@ -53,7 +53,6 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         return
     player_id = websocket.session.get(SESSION_PLAYER_KEY) if "session" in websocket.scope \
         else None
-    service, hub = app.state.rooms, app.state.hub
     if not isinstance(player_id, str) or not is_code(code) or \
             await service.snapshot(code) is None:
         await websocket.close(code=1008)

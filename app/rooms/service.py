@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 
@@ -38,6 +38,16 @@ Publish = Callable[[str, int], Awaitable[None]]
 MAX_ACTION_ID = 64
 
 
+class PresenceView(Protocol):
+    """Who is online in a room (``app.live.presence.Presence`` in the app)."""
+
+    def online(self, code: str) -> frozenset[str]:
+        """Player ids with an open socket in room ``code``."""
+
+    def away_since(self, code: str) -> dict[str, datetime]:
+        """When each away player of room ``code`` went (UTC)."""
+
+
 @dataclass
 class Outcome:
     """What an accepted action did: the room ``version`` after it, and whether it was a
@@ -51,8 +61,9 @@ class RoomService:
     """Creates rooms, seats players, and applies actions and timers to rooms.
 
     ``db``: the database; ``publish(code, version)``: announces a committed version;
-    ``dice``: the server's dice; ``online(code)``: player ids with an open socket there;
-    ``away_since(code)``: when each away player went; ``clock``: now (UTC);
+    ``dice``: the server's dice; ``presence``: who is online (or, for tests, ``online(code)``:
+    player ids with an open socket there, ``away_since(code)``: when each away player went);
+    ``clock``: now (UTC);
     ``host_grace``: how long a host may be away outside a game before the role passes on.
     """
 
@@ -60,9 +71,12 @@ class RoomService:
                  online: Callable[[str], frozenset[str]] = lambda code: frozenset(),
                  away_since: Callable[[str], dict[str, datetime]] = lambda code: {},
                  clock: Callable[[], datetime] = utcnow,
-                 host_grace: timedelta = HOST_GRACE) -> None:
+                 host_grace: timedelta = HOST_GRACE,
+                 presence: PresenceView | None = None) -> None:
         self.db, self.publish, self.dice, self.clock = db, publish, dice, clock
         self.online, self.away_since = online, away_since
+        if presence is not None:
+            self.online, self.away_since = presence.online, presence.away_since
         self.loaded: Callable[[str], None] = lambda code: None  # a room came into memory
         self.repo = RoomRepository(db, clock)
         self.actions = RoomActions(self.repo, self._reload, lambda c: self.online(c), clock)

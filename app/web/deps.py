@@ -1,4 +1,6 @@
-"""Request dependencies as ``Annotated`` aliases: settings, database session, guest identity."""
+"""Request dependencies as ``Annotated`` aliases: settings, database session, guest identity,
+and the app's services (the room service, the live hub, the rendered-parts cache), for HTTP
+routes and the room socket alike."""
 
 from __future__ import annotations
 
@@ -8,11 +10,15 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
 
+from app.live.hub import Hub
 from app.players.service import get_player
+from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.db import Database
 from app.store.models import Player
+from app.web.room_view import PartCache
 
 SESSION_PLAYER_KEY = "pid"
 
@@ -72,7 +78,28 @@ def get_language(request: Request) -> str:
     return request.scope.get("state", {}).get("lang", "en")
 
 
+def get_rooms(conn: HTTPConnection) -> RoomService:
+    """The app's room service."""
+    rooms: RoomService = conn.app.state.rooms
+    return rooms
+
+
+def get_hub(conn: HTTPConnection) -> Hub:
+    """The app's live hub (sockets, presence, fan-out)."""
+    hub: Hub = conn.app.state.hub
+    return hub
+
+
+def get_parts(conn: HTTPConnection) -> PartCache:
+    """The app's cache of rendered room parts."""
+    parts: PartCache = conn.app.state.parts
+    return parts
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+RoomsDep = Annotated[RoomService, Depends(get_rooms)]
+HubDep = Annotated[Hub, Depends(get_hub)]
+PartsDep = Annotated[PartCache, Depends(get_parts)]
 DbDep = Annotated[Database, Depends(get_db)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 GuestId = Annotated[str, Depends(get_guest_id)]

@@ -13,18 +13,20 @@ from app.players.names import InvalidName, clean_name
 from app.rooms.codes import is_code
 from app.rooms.errors import RoomError
 from app.rooms.games import GAMES
-from app.rooms.service import RoomService
 from app.rooms.state import RoomState
-from app.web.deps import CurrentPlayer, GuestId, require_test_routes
+from app.web.deps import (
+    CurrentPlayer,
+    GuestId,
+    get_hub,
+    get_parts,
+    get_rooms,
+    require_test_routes,
+)
 from app.web.pages import name_error_message
 from app.web.room_view import live_context
 from app.web.templating import templates
 
 router = APIRouter()
-
-
-def _service(request: Request) -> RoomService:
-    return request.app.state.rooms
 
 
 async def _lookup(request: Request, code: str) -> RoomState | None:
@@ -33,7 +35,7 @@ async def _lookup(request: Request, code: str) -> RoomState | None:
     limits = request.app.state.limits
     if limits.blocked("room_miss", request):
         raise HTTPException(429, detail="too many requests")
-    state = await _service(request).current(code) if is_code(code) else None
+    state = await get_rooms(request).current(code) if is_code(code) else None
     if state is None:
         limits.hit("room_miss", request)
     return state
@@ -88,7 +90,7 @@ async def create_room(
             {"player": player, "games": list(GAMES), "error": error, "value": name,
              "game": game}, status_code=422)
     request.app.state.limits.hit("create_room", request)
-    code = await _service(request).create_room(guest_id, cleaned, game)
+    code = await get_rooms(request).create_room(guest_id, cleaned, game)
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
@@ -111,9 +113,9 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
             request, "rooms/join.html",
             {"player": player, "room": state, "value": (player.name or "") if player else ""})
     share_url = str(request.url_for("room_page", code=code))
-    hub = request.app.state.hub
+    hub = get_hub(request)
     context = live_context(state, guest_id, hub.online(code) | {guest_id},
-                           request.app.state.parts)
+                           get_parts(request))
     context.update({
         "player": player,
         "share_url": share_url,
@@ -136,7 +138,7 @@ async def join_room(request: Request, code: str, player: CurrentPlayer, guest_id
             {"player": player, "room": state, "value": name,
              "error": name_error_message(exc.code)}, status_code=422)
     try:
-        await _service(request).join(code, guest_id, cleaned)
+        await get_rooms(request).join(code, guest_id, cleaned)
     except RoomError as exc:
         return _gone(request, player, exc.code, _(exc.message), state, status=exc.status)
     return RedirectResponse(f"/r/{code}", status_code=303)
