@@ -4,13 +4,14 @@ Run: python bench/bots.py [--games 10000] [--workers 2] [--players strong casual
      [--straight 12 10] [--timing-games 200]
 
 Players: "strong" and "casual" are app.engines.knister_bot.choose_cell at those levels;
-"greedy" writes the sum where the running score (partial lines counted by their pairs, triples,
-...) grows most, ties drawn at random; "random" picks a uniformly random empty cell. Game g rolls its
-dice from random.Random(g) (every player sees the same rolls) and draws its own choices from
-random.Random(10**9 + g). Averages are of the sheet total under each straight-without-7 value
-(12: the NSV edition, the "official" table; 10: the seed's), with the standard error of the
-mean. Decision times: every choose_cell call of --timing-games strong games on the official
-table, played in this process alone (one core), after a warm-up; mean, p50, p99 and max in ms.
+"greedy" writes the sum where the running score (partial lines counted by their pairs,
+triples, ...) grows most, ties drawn at random; "random" picks a uniformly random empty cell.
+Game g rolls its dice from random.Random(g) (every player sees the same rolls) and draws its
+own choices from random.Random(10**9 + g). Averages are of the sheet total under each
+straight-without-7 value (12: the NSV edition, the "official" table; 10: the seed's), with the
+standard error of the mean. Decision times: every choose_cell call of --timing-games strong
+games on the official table (games 10**6 on), played in this process alone (one core), after a
+warm-up; mean, p50, p99 and max in ms.
 Targets: strong mean >= 63.2 on the official table (LineNet, the best published agent, 63.19);
 decisions mean <= 10 ms, p99 <= 50 ms.
 """
@@ -78,7 +79,9 @@ def play(player: str, straight: int, game: int, timings: list[float] | None = No
     for rolls_done in range(25):
         value = roll(dice)
         if player == "random":
-            cell = choices.choice([(r, c) for r in range(5) for c in range(5) if grid[r][c] is None])
+            cell = choices.choice(
+                [(r, c) for r in range(5) for c in range(5) if grid[r][c] is None]
+            )
         elif player == "greedy":
             cell = greedy_cell(grid, value, rules, choices)
         else:
@@ -100,7 +103,9 @@ def play_many(job: tuple[str, int, int, int]) -> list[int]:
 def averages(player: str, straight: int, games: int, pool: Pool, workers: int) -> list[int]:
     """Totals of games 0..games-1, split over the pool."""
     chunk = -(-games // (workers * 8))
-    jobs = [(player, straight, first, min(chunk, games - first)) for first in range(0, games, chunk)]
+    jobs = [
+        (player, straight, first, min(chunk, games - first)) for first in range(0, games, chunk)
+    ]
     return [total for part in pool.map(play_many, jobs) for total in part]
 
 

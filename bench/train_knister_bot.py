@@ -2,7 +2,8 @@
 
 Run: python bench/train_knister_bot.py [--rounds R] [--games N] [--workers 2]
 Writes app/engines/data/knister_lines.npz (see app/engines/knister_values.py), one table per
-straight-without-7 value (10 and 12).
+straight-without-7 value (10 and 12; `--straight 12` trains only that one and keeps the other's
+table in the file).
 
 Each round plays N games with the current tables. The policy is the one the bot uses: the
 "greedy" rounds pick the cell with the best immediate value change (fast), the "lookahead"
@@ -47,7 +48,7 @@ from app.engines.knister_values import (  # noqa: E402
 )
 
 SHRINK = 5.0
-DECAY = 0.5
+DECAY = 0.8
 TRAINING_SEED = 10**7  # games 10**7 on: never the benchmark's games (bench/bots.py: 0 on)
 SIZE = 5
 TABLE_SHAPE = (KINDS, CELLS, CLASS_COUNT)
@@ -58,7 +59,9 @@ def roll(rng: random.Random) -> int:
     return rng.randint(1, 6) + rng.randint(1, 6)
 
 
-def play_game(values: LineValues, rng: random.Random, policy: str) -> tuple[list[tuple[int, ...]], list[int]]:
+def play_game(
+    values: LineValues, rng: random.Random, policy: str
+) -> tuple[list[tuple[int, ...]], list[int]]:
     """One game by the policy ("greedy" or "lookahead"); returns the 12 line patterns after each
     placement (25 tuples) and the final patterns' points per line (before doubling)."""
     patterns = [EMPTY_PATTERN] * 12
@@ -123,7 +126,13 @@ def train(
             start = time.perf_counter()
             chunk = -(-games // (workers * 4))
             jobs = [
-                (table, rules.straight_without_seven, policy, first, min(chunk, game + games - first))
+                (
+                    table,
+                    rules.straight_without_seven,
+                    policy,
+                    first,
+                    min(chunk, game + games - first),
+                )
                 for first in range(game, game + games, chunk)
             ]
             sums *= decay
@@ -148,8 +157,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--greedy-rounds", type=int, default=6)
     parser.add_argument("--greedy-games", type=int, default=20_000)
-    parser.add_argument("--lookahead-rounds", type=int, default=6)
-    parser.add_argument("--lookahead-games", type=int, default=20_000)
+    parser.add_argument("--lookahead-rounds", type=int, default=10)
+    parser.add_argument("--lookahead-games", type=int, default=40_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=TRAINING_SEED)
     parser.add_argument("--decay", type=float, default=DECAY)

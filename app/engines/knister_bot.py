@@ -4,10 +4,12 @@ The bot judges a sheet by the sum over its 12 lines of a learned line value (kni
 expected final points of a line given its numbers and the sheet's empty cells; diagonals count
 double, as in the score). Levels:
 
-- "strong": a one-roll look-ahead (expectimax). For each empty cell it writes the sum there,
-  then averages over the 11 possible next sums (two-dice chances) the best next placement, and
-  picks the cell with the highest expected sheet value. Deterministic: ties go to the first
-  cell row by row, or to a cell drawn by `rng` when one is given.
+- "strong": a two-roll look-ahead (expectimax). A one-roll look-ahead (lookahead_values: write
+  the sum into a cell, then average over the 11 possible next sums, with their two-dice chances,
+  the sheet value after the best next placement) ranks the cells; the STRONG_WIDTH best are
+  searched one roll deeper (two_roll_values), and the cell with the highest expected sheet
+  value is taken. Deterministic: ties go to the first cell row by row, or to a cell drawn by
+  `rng` when one is given.
 - "casual": no look-ahead, and a softmax choice over the cells' immediate value changes with
   temperature CASUAL_TEMPERATURE points: clearly better cells are usually taken, close calls
   often go wrong, as with a person playing by feel.
@@ -35,10 +37,13 @@ from app.engines.knister_values import (
 
 LEVELS = ("strong", "casual")
 CASUAL_TEMPERATURE = 1.0  # points of sheet value; see the module docstring
+STRONG_WIDTH = 6  # cells searched two rolls deep by the strong level
 _TIE = 1e-9
 
 # numpy forms of the line data for the look-ahead; pattern PATTERN_COUNT stands for "none".
-_CHILD = np.array([[PATTERN_COUNT if c < 0 else c for c in row] for row in CHILD] + [[PATTERN_COUNT] * 11])
+_CHILD = np.array(
+    [[PATTERN_COUNT if c < 0 else c for c in row] for row in CHILD] + [[PATTERN_COUNT] * 11]
+)
 _PROBABILITY = np.array(SUM_PROBABILITY)
 _WEIGHT = np.array(LINE_WEIGHT, dtype=float)
 _KIND = np.array(LINE_KIND)
@@ -197,6 +202,9 @@ def choose_cell(
         pick = _softmax_pick(gains, CASUAL_TEMPERATURE, rng or random.Random())
     elif len(empty) == 1:
         pick = 0
-    else:
+    elif len(empty) == 2:
         pick = _best(lookahead_values(values, patterns, empty, value).tolist(), rng)
+    else:
+        scores = two_roll_values(values, patterns, empty, value, STRONG_WIDTH)
+        pick = _best(scores.tolist(), rng)
     return divmod(empty[pick], SIZE)

@@ -33,9 +33,7 @@ FILLED: tuple[int, ...] = tuple(len(values) for values in PATTERNS)
 
 _FULL = -1  # CHILD entry of a full pattern: it takes no number
 CHILD: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        PATTERN_ID[tuple(sorted((*values, v)))] if len(values) < SIZE else _FULL for v in SUMS
-    )
+    tuple(PATTERN_ID[tuple(sorted((*values, v)))] if len(values) < SIZE else _FULL for v in SUMS)
     for values in PATTERNS
 )
 
@@ -60,7 +58,9 @@ def full_line_points(rules: KnisterRules) -> tuple[int, ...]:
     Args: rules (the straight-without-7 value). Returns PATTERN_COUNT ints (docs/rules.md,
     "Knister scoring").
     """
-    return tuple(score_line(values, rules=rules) if len(values) == SIZE else 0 for values in PATTERNS)
+    return tuple(
+        score_line(values, rules=rules) if len(values) == SIZE else 0 for values in PATTERNS
+    )
 
 
 def pattern_of(values: list[int]) -> int:

@@ -106,7 +106,15 @@ def stored_values(rules: KnisterRules) -> LineValues:
 
 
 def save_tables(tables: dict[KnisterRules, np.ndarray], path: Path = DATA_FILE) -> None:
-    """Write tables (KINDS, 25, CLASS_COUNT) per rules to path as float32 (np.savez_compressed)."""
+    """Write tables (KINDS, 25, CLASS_COUNT) per rules to path as float32 (np.savez_compressed).
+
+    Tables for other rules already in the file are kept, so one straight value can be trained
+    again on its own.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {_table_key(rules): table.astype(np.float32) for rules, table in tables.items()}
+    arrays = {}
+    if path.exists():
+        with np.load(path) as old:
+            arrays = {key: old[key] for key in old.files}
+    arrays |= {_table_key(rules): table.astype(np.float32) for rules, table in tables.items()}
     np.savez_compressed(path, **arrays)
