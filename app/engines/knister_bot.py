@@ -48,7 +48,6 @@ _PROBABILITY = np.array(SUM_PROBABILITY)
 _WEIGHT = np.array(LINE_WEIGHT, dtype=float)
 _KIND = np.array(LINE_KIND)
 _INCIDENCE = np.array([[cell in cells for cells in LINE_CELLS] for cell in range(CELLS)])
-_INCIDENCE_F = _INCIDENCE.astype(float)
 _SAME_CELL_PENALTY = np.where(np.eye(CELLS, dtype=bool), -np.inf, 0.0)
 
 
