@@ -7,7 +7,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import chromium, screenshot
+from tests.support.browser import ONLINE, chromium, create_room, join, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -27,29 +27,6 @@ def load(server, code: str, faces: list[int]) -> None:
 
 def state(server, code: str) -> dict:
     return httpx.get(f"{server.url}/r/{code}/state.json").json()
-
-
-def create_room(page, server, game: str, name: str) -> str:
-    page.goto(server.url + "/rooms/new")
-    page.select_option("select[name=game]", game)
-    page.fill("input[name=name]", name)
-    page.click("form.new-room button[type=submit]")
-    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
-    expect(page.locator("body")).to_have_class(_online())
-    return page.url.rsplit("/", 1)[1]
-
-
-def join(page, server, code: str, name: str) -> None:
-    page.goto(f"{server.url}/r/{code}")
-    page.fill("input[name=name]", name)
-    page.click("form[data-action=join] button[type=submit]")
-    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
-    expect(page.locator("body")).to_have_class(_online())
-
-
-def _online():
-    import re
-    return re.compile(r"\bonline\b")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # both databases: socket tests
@@ -85,7 +62,7 @@ def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
         slow_tab.route_web_socket("**/ws", route)
         slow_tab.goto(f"{server.url}/r/{code}")
         expect(slow_tab.locator("#live .scoresheet")).to_be_visible()
-        expect(slow_tab.locator("body")).to_have_class(_online())
+        expect(slow_tab.locator("body")).to_have_class(ONLINE)
 
         load(server, code, [1, 2, 3, 3, 4])  # chance 13
         slow_tab.click("#live [data-action=roll]")

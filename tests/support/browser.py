@@ -6,6 +6,7 @@ Without ``/usr/bin/chromium`` browser tests skip, or fail with ``REQUIRE_BROWSER
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -56,3 +57,31 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+ONLINE = re.compile(r"\bonline\b")
+
+
+def create_room(page, server, game: str, name: str) -> str:
+    """Open a room of ``game`` from the new-room page as ``name``; returns its code once the
+    lobby shows and the page's socket is online."""
+    from playwright.sync_api import expect
+
+    page.goto(server.url + "/rooms/new")
+    page.select_option("select[name=game]", game)
+    page.fill("input[name=name]", name)
+    page.click("form.new-room button[type=submit]")
+    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
+    expect(page.locator("body")).to_have_class(ONLINE)
+    return page.url.rsplit("/", 1)[1]
+
+
+def join(page, server, code: str, name: str) -> None:
+    """Take a seat in room ``code`` as ``name``; returns once the lobby shows online."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server.url}/r/{code}")
+    page.fill("input[name=name]", name)
+    page.click("form[data-action=join] button[type=submit]")
+    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
+    expect(page.locator("body")).to_have_class(ONLINE)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import chromium, screenshot
+from tests.support.browser import chromium, create_room, join, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -65,18 +63,9 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         bram_ctx = browser.new_context(locale="en-GB", viewport={"width": 1024, "height": 800})
         anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
 
-        anna.goto(server.url + "/rooms/new")
-        anna.select_option("select[name=game]", "kniffel")
-        anna.fill("input[name=name]", "Anna")
-        anna.click("form.new-room button[type=submit]")
-        anna.wait_for_selector("#live[data-status=lobby]")
-        code = anna.url.rsplit("/", 1)[1]
-        expect(anna.locator("body")).to_have_class(re.compile(r"\bonline\b"))
+        code = create_room(anna, server, "kniffel", "Anna")
 
-        bram.goto(f"{server.url}/r/{code}")
-        bram.fill("input[name=name]", "Bram")
-        bram.click("form[data-action=join] button[type=submit]")
-        bram.wait_for_selector("#live[data-status=lobby]")
+        join(bram, server, code, "Bram")
 
         # the host's switches reach the room, unchecked ones too (hidden "false" inputs)
         anna.wait_for_selector("#live .seat[data-presence=online] >> nth=1")
