@@ -288,7 +288,9 @@ class Table:
                 else:
                     self.refused_resends.append((action_id, reply.code))
                 continue
-            if state["current"]["over"]:
+            # a game over on its result screen (after the rematch the room waits in the
+            # lobby with the same finished game: the host starts the next one)
+            if state["current"]["over"] and state["status"] == "finished":
                 await self.check_finished_game(state)
                 if done():
                     return state
