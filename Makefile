@@ -50,7 +50,7 @@ migrate: $(INSTALLED)
 
 # Re-extract the UI strings and merge them into the three catalogs (developers only).
 messages: $(INSTALLED)
-	$(VENV)/bin/pybabel extract -F babel.cfg -k ActionError:2 -k RoomError:2 -k _error:3 --no-location --sort-output -o app/locale/messages.pot .
+	$(VENV)/bin/pybabel extract -F babel.cfg -k ActionError:2 -k RoomError:2 -k N_ --no-location --sort-output -o app/locale/messages.pot .
 	$(VENV)/bin/pybabel update -N --no-wrap --ignore-obsolete -i app/locale/messages.pot -d app/locale -D messages
 
 bench: install

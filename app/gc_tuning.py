@@ -8,6 +8,12 @@ every ``FREEZE_EVERY`` seconds, which is cheap, and every ``COLLECT_EVERY`` seco
 is collected once (frozen objects included, freeing any cycles among them) and frozen again.
 Objects freed by reference counting (almost all) are freed at once, as always.
 
+Frozen objects that become garbage later stay until the next full collection: a room's closed
+sockets (each a cycle of connection, writer task, coroutine and protocol objects) and its
+released state. So when rooms leave memory (``released``), everything is collected at the next
+freeze tick (at most every ``RELEASE_EVERY`` seconds) and the C heap is trimmed
+(``malloc_trim``), so the memory goes back to the system (bench/soak.py).
+
 The young generations are collected less often than Python's default (``THRESHOLDS``): every
 room version replaces a few hundred small objects per socket (what each page shows), which
 with the default thresholds survive two young collections, reach the old generation and
@@ -17,11 +23,30 @@ trigger full collections every second or so.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 
 FREEZE_EVERY = 10.0  # seconds
 COLLECT_EVERY = 600.0  # seconds
+RELEASE_EVERY = 30.0  # seconds: the most often rooms leaving memory cause a full collection
 THRESHOLDS = (20_000, 50, 50)  # Python's default: (700, 10, 10)
+_released = 0  # rooms that left memory since the last full collection
+
+
+def _libc_trim() -> None:
+    """Give free C-heap pages back to the system (glibc ``malloc_trim``; elsewhere nothing)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def released(rooms: int) -> None:
+    """``rooms`` rooms left memory: collect their frozen garbage soon (``keep_frozen``)."""
+    global _released
+    _released += rooms
 
 
 def tune() -> None:
@@ -31,21 +56,26 @@ def tune() -> None:
 
 
 def refreeze() -> None:
-    """Collect everything (frozen objects included), then freeze the survivors."""
+    """Collect everything (frozen objects included), then freeze the survivors; give the
+    freed C heap back to the system."""
+    global _released
+    _released = 0
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    _libc_trim()
 
 
 async def keep_frozen(freeze_every: float = FREEZE_EVERY,
                       collect_every: float = COLLECT_EVERY) -> None:
     """Freeze every ``freeze_every`` seconds and ``refreeze`` every ``collect_every``
-    seconds, until cancelled."""
+    seconds, or sooner (at least ``RELEASE_EVERY`` seconds apart) when rooms were
+    ``released``; until cancelled."""
     since = 0.0
     while True:
         await asyncio.sleep(freeze_every)
         since += freeze_every
-        if since >= collect_every:
+        if since >= collect_every or (_released and since >= RELEASE_EVERY):
             since = 0.0
             refreeze()
         else:

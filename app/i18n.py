@@ -10,9 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import UTC, date, datetime
 from functools import cache
 from pathlib import Path
 
+from babel import Locale
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
 from babel.support import NullTranslations, Translations
 
 LANGUAGES: dict[str, str] = {"nl": "Nederlands", "de": "Deutsch", "en": "English"}
@@ -85,3 +89,54 @@ def set_language(lang: str) -> None:
 
 
 _ = gettext
+
+
+# ----- numbers and dates, in the current language (Babel CLDR data) -------------------------
+# One set of formatters for every number and date a page prints (templating installs them as
+# the ``number``, ``decimal``, ``date`` and ``datetime`` filters), so 12345 reads ``12.345``
+# in Dutch and German and ``12,345`` in English, and dates are written the local way.
+
+
+def format_number(value: int | float | None) -> str:
+    """``value`` (a count, a score) with the current language's grouping: ``12.345`` (nl,
+    de), ``12,345`` (en); ``–`` for None."""
+    if value is None:
+        return "–"
+    return babel_numbers.format_decimal(value, locale=_current.get())
+
+
+def format_decimal(value: float | None, digits: int = 1) -> str:
+    """``value`` with exactly ``digits`` decimals and grouping: ``11.172,5`` (nl, de),
+    ``11,172.5`` (en); ``–`` for None."""
+    if value is None:
+        return "–"
+    pattern = "#,##0." + "0" * digits if digits > 0 else "#,##0"
+    return babel_numbers.format_decimal(value, format=pattern, locale=_current.get())
+
+
+def format_date(value: date | datetime | None, form: str = "medium") -> str:
+    """A calendar day the local way (``form``: a Babel/CLDR date format, ``medium`` by
+    default): ``30 nov 2026`` (nl), ``30.11.2026`` (de), ``Nov 30, 2026`` (en). A datetime
+    is taken in UTC. ``""`` for None."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        value = _utc(value).date()
+    return babel_dates.format_date(value, format=form, locale=_current.get())
+
+
+def format_datetime(value: datetime | None) -> str:
+    """A moment (UTC) as the local medium date and short time: ``30.11.2026, 21:45`` (de),
+    ``Nov 30, 2026, 9:45 PM`` (en). ``""`` for None."""
+    if value is None:
+        return ""
+    value = _utc(value)
+    locale = Locale.parse(_current.get())
+    day = babel_dates.format_date(value.date(), format="medium", locale=locale)
+    time = babel_dates.format_time(value, format="short", locale=locale)
+    return str(locale.datetime_formats["medium"]).format(time, day)
+
+
+def _utc(value: datetime) -> datetime:
+    """``value`` as an aware UTC datetime (naive values are UTC already: SQLite gives those)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)

@@ -5,30 +5,36 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from functools import partial
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.gc_tuning import keep_frozen, tune
+from app.gc_tuning import keep_frozen, released, tune
+from app.knikkers.routes import play as knikkers_play
 from app.knikkers.routes import router as knikkers_router
+from app.knikkers.service import Refused
 from app.live import socket
 from app.live.broadcast import make_broadcast
 from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.logging import configure_logging
+from app.review import routes as review_routes
+from app.review.service import Reviews
+from app.rooms.bots import install as install_bots
 from app.rooms.dice import DiceSource
+from app.rooms.games.base import ActionError
 from app.rooms.service import RoomService
 from app.settings import ROOT, Settings
 from app.store.db import Database
-from app.web import health, pages
+from app.strategy.tables import StrategyTables
+from app.web import bot_rooms, health, pages
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits
-from app.web.room_view import PartCache, render_update
+from app.web.room_view import PartCache, RoomRenderer
 
 SESSION_COOKIE = "knobel_session"
 
@@ -48,6 +54,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     rooms = RoomService(db, broadcast.publish, dice, presence=presence,
                         host_grace=timedelta(seconds=settings.host_grace_seconds))
     parts = PartCache()
+    assert settings.strategy_dir is not None  # filled in by Settings
+    strategy = StrategyTables(settings.strategy_dir)
+    bots = install_bots(rooms, strategy.for_options, settings)
+    reviews = Reviews(db, strategy)
 
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
@@ -56,10 +66,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return False
         hub.forget_room(code)
         parts.forget(code)
+        released(1)  # its frozen garbage is collected soon (app/gc_tuning.py)
         return True
 
-    idle = IdleRooms(forget, after=settings.room_idle_seconds)
-    hub = Hub(broadcast, rooms.snapshot, partial(render_update, parts=parts),
+    idle = IdleRooms(forget, after=settings.room_idle_seconds,
+                     every=min(30.0, settings.room_idle_seconds))
+    hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
               check_every=settings.live_check_seconds, idle=idle, presence=presence)
@@ -72,9 +84,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         idle.start()
         tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
         freezer = asyncio.create_task(keep_frozen())
+        bots.start()
         yield
         freezer.cancel()
+        await bots.close()
         rooms.close()
+        strategy.close()
+        reviews.close()
         await idle.stop()
         await hub.stop()
         await broadcast.disconnect()
@@ -93,6 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.parts = parts
+    app.state.strategy = strategy
+    app.state.bots = bots
+    app.state.reviews = reviews
     app.state.limits = RateLimits(settings)
 
     app.add_middleware(LanguageMiddleware)
@@ -109,6 +128,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(knikkers_router)
     app.include_router(rooms_routes.router)
+    app.include_router(bot_rooms.router)
+    app.include_router(review_routes.router)
     app.include_router(socket.router)
-    install_error_pages(app)
+    install_error_pages(app, {Refused: knikkers_play.refused_page,
+                              ActionError: rooms_routes.refused_page})
     return app

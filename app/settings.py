@@ -68,10 +68,22 @@ class Settings(BaseSettings):
         default=300.0, gt=0,
         description="A room with no open page here this long leaves memory (seconds)",
     )
+    strategy_dir: Path | None = Field(
+        default=None,
+        description="Folder of the solved Kniffel strategy tables; default VAR_DIR/strategy",
+    )
     host_grace_seconds: float = Field(
         default=30.0, gt=0,
         description="A host away this long outside a game hands the host role on (seconds)",
     )
+
+    bot_delay_min: float = Field(
+        default=0.5, ge=0, description="Shortest wait before a bot's move in a room (seconds)")
+    bot_delay_max: float = Field(
+        default=1.5, ge=0, description="Longest wait before a bot's move in a room (seconds)")
+    bot_takeover_seconds: float = Field(
+        default=30.0, ge=0,
+        description="A player away this long during a game is played by a bot (seconds)")
 
     @model_validator(mode="after")
     def _no_test_hooks_in_production(self) -> Settings:
@@ -91,6 +103,8 @@ class Settings(BaseSettings):
         self.database_url = normalise_database_url(self.database_url)
         if not self.secret_key:
             self.secret_key = _load_or_create_secret(self.var_dir / "secret_key")
+        if self.strategy_dir is None:
+            self.strategy_dir = self.var_dir / "strategy"
 
     @cached_property
     def origins(self) -> frozenset[str]:

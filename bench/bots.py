@@ -1,7 +1,14 @@
-"""Knister bots: average scores over many games, and the strong bot's decision time.
+"""Bots: average scores over many games, and decision times (Knister, Kniffel family).
 
 Run: python bench/bots.py [--games 10000] [--workers 2] [--players strong casual greedy random]
      [--straight 12 10] [--timing-games 200]
+     [--kniffel-games 10000] [--rulesets kniffel kitkniff yatzy] [--kniffel-timing-games 100]
+     [--only knister|kniffel]
+
+Kniffel family (bench/kniffel_bots.py): for each rule set (default house rules) the optimal
+strategy is solved once, then --kniffel-games games per level ("strong", "casual") are played
+on --workers processes; decision times are every choose_keep/choose_box call of
+--kniffel-timing-games games per level in this process (one core): mean and p99 in ms.
 
 Players: "strong" and "casual" are app.engines.knister_bot.choose_cell at those levels;
 "greedy" writes the sum where the running score (partial lines counted by their pairs,
@@ -29,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.engines._dice import multiplicities  # noqa: E402
 from app.engines.knister import LINES, KnisterRules, score_grid, score_line  # noqa: E402
 from app.engines.knister_bot import choose_cell  # noqa: E402
+from bench import kniffel_bots  # noqa: E402
 
 TARGET_MEAN = 63.2
 TARGET_DECISION_MS = (10.0, 50.0)  # mean, p99
@@ -126,7 +134,38 @@ def main() -> None:
     parser.add_argument("--players", nargs="*", default=["strong", "casual", "greedy", "random"])
     parser.add_argument("--straight", type=int, nargs="*", default=[12, 10])
     parser.add_argument("--timing-games", type=int, default=200)
+    parser.add_argument("--kniffel-games", type=int, default=10_000)
+    parser.add_argument("--rulesets", nargs="*", default=list(kniffel_bots.RULESETS))
+    parser.add_argument("--kniffel-timing-games", type=int, default=100)
+    parser.add_argument("--only", choices=("knister", "kniffel"))
     args = parser.parse_args()
+    if args.only != "kniffel":
+        knister(args)
+    if args.only != "knister":
+        kniffel(args)
+
+
+def kniffel(args: argparse.Namespace) -> None:
+    """Print one line per (rule set, level): average, and decision times."""
+    print(f"{'game':<9} {'level':<7} {'games':>6} {'mean':>7} {'s.e.':>5} {'sd':>5} "
+          f"{'optimum':>7}  {'ms mean':>7} {'ms p99':>6}  seconds")
+    for ruleset, strategy in kniffel_bots.strategies(args.rulesets).items():
+        for level in ("strong", "casual"):
+            start = time.perf_counter()
+            totals = kniffel_bots.averages(ruleset, strategy, level, args.kniffel_games,
+                                           args.workers)
+            mean, sd = statistics.fmean(totals), statistics.stdev(totals)
+            ms = sorted(t * 1000 for t in kniffel_bots.decision_times(
+                ruleset, strategy, level, args.kniffel_timing_games))
+            p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else 0.0
+            print(f"{ruleset:<9} {level:<7} {len(totals):>6} {mean:>7.2f} "
+                  f"{sd / len(totals) ** 0.5:>5.2f} {sd:>5.2f} {strategy.expected_score:>7.2f}  "
+                  f"{statistics.fmean(ms) if ms else 0:>7.3f} {p99:>6.3f}  "
+                  f"{time.perf_counter() - start:>6.0f}", flush=True)
+
+
+def knister(args: argparse.Namespace) -> None:
+    """Print one line per (player, straight) and the decision times."""
     print(f"{'player':<8} {'straight':>8} {'games':>6} {'mean':>7} {'s.e.':>5} {'sd':>5}  seconds")
     with Pool(args.workers) as pool:
         for straight in args.straight:

@@ -1,4 +1,5 @@
-"""Load benchmark of the live hub: R rooms x S seats of real WebSocket clients playing Knister.
+"""Load benchmark of the live hub: R rooms x S seats of real WebSocket clients playing Knister
+(or Kniffel: ``--game kniffel``).
 
 ``python bench/rooms_load.py`` starts the app with uvicorn on Postgres (``--database-url``,
 created and migrated when missing; rate limits set high), opens ``--rooms`` x ``--seats``
@@ -165,11 +166,14 @@ class Server:
 
 
 def app_server(database_url: str, workdir: Path, port: int, environment: str = "production",
-               app_root: Path = ROOT, deflate: bool = False) -> Server:
+               app_root: Path = ROOT, deflate: bool = False,
+               extra_env: dict[str, str] | None = None) -> Server:
     """uvicorn serving the app as the Dockerfile does (production settings, one process);
-    ``app_root``: another checkout of the app to serve (for before/after comparisons)."""
+    ``app_root``: another checkout of the app to serve (for before/after comparisons);
+    ``extra_env``: more settings (e.g. ``ROOM_IDLE_SECONDS`` for the soak)."""
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-" + "k" * 32,
-           "VAR_DIR": str(workdir / "var"), "ENVIRONMENT": environment, **HIGH_LIMITS}
+           "VAR_DIR": str(workdir / "var"), "ENVIRONMENT": environment, **HIGH_LIMITS,
+           **(extra_env or {})}
     url = f"http://127.0.0.1:{port}"
     argv = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
@@ -297,18 +301,19 @@ class Room:
         self.game_number = 1
         self.over = False
         self.final_version = 0
+        self.lobby = False
         self.http: httpx.AsyncClient | None = None
 
     def reset_game(self, order_ids: list[int]) -> None:
         by_id = {s.seat_id: s for s in self.seats}
         self.order = [by_id[i] for i in order_ids]
-        self.rolls, self.to_place, self.over = 0, [], False
+        self.rolls, self.to_place, self.over, self.lobby = 0, [], False, False
         for seat in self.seats:
             seat.empty = [(r, c) for r in range(5) for c in range(5)]
 
     def next_action(self) -> tuple[SeatClient, dict[str, Any]]:
-        if self.over:
-            return self.order[0], {"type": "next_game", "after": self.game_number}
+        if self.over:  # a match of one game: back to the lobby, then the next game
+            return self.order[0], {"type": "start" if self.lobby else "rematch"}
         if not self.to_place:
             return self.order[self.rolls % len(self.order)], {"type": "roll"}
         seat = self.to_place[0]
@@ -325,12 +330,32 @@ class Room:
             seat = self.to_place.pop(0)
             seat.empty.pop(0)
             self.over = self.rolls >= ROLLS and not self.to_place
-        elif kind == "next_game":
+        elif kind == "rematch":
+            self.lobby = True
+        elif kind == "start":
             self.game_number += 1
             n = len(self.seats)
             start = (self.game_number - 1) % n
             ids = [s.seat_id for s in self.seats]
             self.reset_game(ids[start:] + ids[:start])
+
+    def basis(self, message: dict[str, Any]) -> dict[str, int]:
+        """What the page would send with ``message`` (``#live-version`` ``data-basis``): the
+        room version for room actions, the game's own fields for game actions."""
+        if message["type"] in ("start", "rematch"):
+            return {"version": self.final_version}
+        return {"roll": self.rolls}
+
+    def load(self, cur: dict[str, Any]) -> None:
+        """Set the game model from ``state.json``'s ``current`` (Knister)."""
+        self.reset_game(cur["active"])
+        self.rolls = len(cur["rolls"])
+        for seat in self.seats:
+            grid = cur["sheets"][str(seat.seat_id)]
+            seat.empty = [(r, c) for r in range(5) for c in range(5) if grid[r][c] is None]
+        if cur["roll_pending"]:
+            self.to_place = [s for s in self.order if s.seat_id not in cur["placed"]]
+        self.over = cur["over"]
 
     def on_ack(self, action_id: str, version: int, t: float, seat: SeatClient) -> None:
         track = self.inflight.pop(action_id, None)
@@ -351,6 +376,62 @@ class Room:
             track.future.set_exception(RuntimeError(code))
         else:
             self.worker.stats.errors[f"error:{code}"] += 1
+
+
+class KniffelRoom(Room):
+    """One Kniffel room's clients and a model of its game: the player on turn rolls, holds
+    die 0, rolls again and scores the first open box of the card (4 actions per turn)."""
+
+    BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+             "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
+             "chance")
+
+    def reset_game(self, order_ids: list[int]) -> None:
+        by_id = {s.seat_id: s for s in self.seats}
+        self.order = [by_id[i] for i in order_ids]
+        self.turn_no, self.rolls, self.held, self.current = 1, 0, False, 0
+        self.over = self.lobby = False
+        for seat in self.seats:
+            seat.empty = list(self.BOXES)  # the open boxes
+
+    def next_action(self) -> tuple[SeatClient, dict[str, Any]]:
+        if self.over:
+            return self.order[0], {"type": "start" if self.lobby else "rematch"}
+        seat = self.order[self.current]
+        if self.rolls == 0 or (self.rolls == 1 and self.held):
+            return seat, {"type": "roll"}
+        if self.rolls == 1:
+            return seat, {"type": "hold", "die": 0, "held": True}
+        return seat, {"type": "score", "box": seat.empty[0]}
+
+    def advance(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "roll":
+            self.rolls += 1
+        elif kind == "hold":
+            self.held = True
+        elif kind == "score":
+            self.order[self.current].empty.pop(0)
+            self.turn_no, self.rolls, self.held = self.turn_no + 1, 0, False
+            self.current = (self.current + 1) % len(self.order)
+            self.over = not any(s.empty for s in self.order)
+        else:
+            super().advance(message)
+
+    def basis(self, message: dict[str, Any]) -> dict[str, int]:
+        if message["type"] in ("start", "rematch"):
+            return {"version": self.final_version}
+        return {"turn": self.turn_no, "rolls": self.rolls}
+
+    def load(self, cur: dict[str, Any]) -> None:
+        self.reset_game(cur["active"])
+        self.turn_no, self.rolls, self.over = cur["turn_no"], cur["rolls"], cur["over"]
+        self.held = any(cur["held"])
+        by_id = {s.seat_id: i for i, s in enumerate(self.order)}
+        self.current = by_id.get(cur["current"], 0)
+        for seat in self.seats:
+            boxes = cur["sheets"][str(seat.seat_id)][0]["boxes"]
+            seat.empty = [b for b in self.BOXES if boxes.get(b) is None]
 
 
 class Worker:
@@ -410,7 +491,7 @@ class Worker:
     async def setup_app_room(self, room: Room) -> None:
         seats = self.spec["seats"]
         guests = [await self._guest() for _ in range(seats)]
-        r = await guests[0].post("/rooms", data={"game": "knister", "name": "S0"})
+        r = await guests[0].post("/rooms", data={"game": self.spec["game"], "name": "S0"})
         assert r.status_code == 303, r.text[:200]
         room.code = r.headers["location"].rsplit("/", 1)[1]
         for i, g in enumerate(guests[1:], 1):
@@ -423,6 +504,7 @@ class Worker:
             room.seats.append(seat)
             await ws.send(json.dumps({"type": "hello", "version": -1}))
         room.http = guests[0]
+        room.final_version = (await self._state(room.http, room.code))["version"]
         await self.act_once(room, room.seats[0], {"type": "start"})
         await self.resync(room)
 
@@ -441,23 +523,17 @@ class Worker:
         by_name = {s["name"]: s["id"] for s in state["seats"]}
         for seat in room.seats:
             seat.seat_id = by_name[f"S{seat.index}"]
-        cur = state["current"]
         room.game_number = state["games"][-1]["number"]
-        room.reset_game(cur["active"])
-        room.rolls = len(cur["rolls"])
-        for seat in room.seats:
-            grid = cur["sheets"][str(seat.seat_id)]
-            seat.empty = [(r, c) for r in range(5) for c in range(5) if grid[r][c] is None]
-        if cur["roll_pending"]:
-            room.to_place = [s for s in room.order if s.seat_id not in cur["placed"]]
-        room.over = cur["over"]
+        room.final_version = max(room.final_version, state["version"])
+        room.load(state["current"])
+        room.lobby = state["status"] == "lobby"
 
     async def setup(self) -> dict[str, Any]:
         sem = asyncio.Semaphore(self.spec["setup_concurrency"])
         failures = Counter()
 
         async def one(name: str) -> None:
-            room = Room(self, name)
+            room = (KniffelRoom if self.spec["game"] == "kniffel" else Room)(self, name)
             async with sem:
                 try:
                     if self.app:
@@ -488,7 +564,8 @@ class Worker:
         loop = asyncio.get_running_loop()
         track = Track(time.perf_counter(), recorded, room, loop.create_future())
         room.inflight[action_id] = track
-        await seat.ws.send(json.dumps({**message, "action_id": action_id}))
+        basis = room.basis(message) if self.app else {}
+        await seat.ws.send(json.dumps({**message, **basis, "action_id": action_id}))
         if recorded:
             self.stats.sent += 1
         try:
@@ -715,6 +792,7 @@ class Fleet:
         for k in range(args.clients):
             parent, child = ctx.Pipe()
             spec = {"target": target, "url": url, "rooms": names[k::args.clients],
+                    "game": args.game,
                     "seats": args.seats, "timeout": args.timeout,
                     "final_wait": args.final_wait,
                     "compression": not args.no_compression,
@@ -968,6 +1046,8 @@ def run_target(args: argparse.Namespace, target: str, url: str, server: Server |
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--game", choices=("knister", "kniffel"), default="knister",
+                   help="the room game played (Kniffel: roll, hold, roll, score per turn)")
     p.add_argument("--rooms", type=int, default=250)
     p.add_argument("--seats", type=int, default=8)
     p.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
@@ -1023,7 +1103,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="knobel-load-"))
-    print(f"rooms_load: {args.rooms} rooms x {args.seats} seats, {args.rate:g} action/room/s, "
+    print(f"rooms_load ({args.game}): {args.rooms} rooms x {args.seats} seats, "
+          f"{args.rate:g} action/room/s, "
           f"{args.duration:g} s measured after {args.warmup:g} s; {args.clients} load-generator "
           f"process(es); {os.cpu_count()} cores shared by server, Postgres and load generator; "
           f"logs in {workdir}", flush=True)
@@ -1070,7 +1151,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     if rows:
-        print(f"== {args.rooms} rooms x {args.seats} seats at {args.rate:g} action/room/s "
+        print(f"== {args.game}: {args.rooms} rooms x {args.seats} seats at {args.rate:g} "
+              f"action/room/s "
               f"({args.duration:g} s) ==")
         print(HEADER)
         for r in rows:
@@ -1084,7 +1166,8 @@ def main(argv: list[str] | None = None) -> int:
         met = (app_row["p99"] <= GOAL_P99_MS and app_row["lost"] == 0 and app_row["late"] == 0
                and app_row["errors"] == 0
                and app_row["actions_s"] >= 0.95 * args.rate * args.rooms)
-        print(f"goal {args.rooms}x{args.seats} @ {args.rate:g}/s, p99 <= {GOAL_P99_MS:g} ms, "
+        print(f"goal {args.game} {args.rooms}x{args.seats} @ {args.rate:g}/s, "
+              f"p99 <= {GOAL_P99_MS:g} ms, "
               f"nothing lost: {'MET' if met else 'NOT MET'} (p99 {app_row['p99']:.1f} ms, "
               f"{app_row['actions_s']:.1f} of {args.rate * args.rooms:g} actions/s, "
               f"lost {app_row['lost']}, late {app_row['late']}, errors {app_row['errors']})")

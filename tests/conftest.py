@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from tests.support import databases as dbs
+from tests.support.strategy import SharedTables
 
 
 def pytest_report_header(config) -> list[str]:
@@ -81,3 +82,16 @@ def client(settings: Settings) -> Iterator[TestClient]:
     """An HTTP client for a fresh app (lifespan run) on the current backend."""
     with TestClient(create_app(settings), base_url="http://testserver") as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="session")
+def shared_tables(tmp_path_factory) -> SharedTables:
+    """Strategy tables shared by the whole test session (each built once, on first use)."""
+    return SharedTables(tmp_path_factory.mktemp("strategy"))
+
+
+@pytest.fixture(scope="session")
+def kniffel_strategy(shared_tables: SharedTables):
+    """The optimal Kniffel strategy (default house rules), built once per session into the
+    shared folder (``shared_tables.folder``)."""
+    return shared_tables.ensure("kniffel")

@@ -3,6 +3,7 @@ async ones (pytest-asyncio) included, and the run carries on with the next test.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -40,7 +41,8 @@ def test_a_hanging_test_fails_on_its_timeout_and_the_run_goes_on(tmp_path) -> No
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c",
          str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path), str(tmp_path)],
-        capture_output=True, text=True, timeout=100, cwd=tmp_path)
+        capture_output=True, text=True, timeout=100, cwd=tmp_path,
+        env={**os.environ, "COLUMNS": "400"})  # summaries are cut to the terminal's width
     took = time.monotonic() - started
     assert run.returncode == 1, run.stdout + run.stderr
     assert "2 failed, 1 passed" in run.stdout, run.stdout

@@ -2,191 +2,43 @@
 
 Sources: seed 004_158bafdd44373e34.txt (Kniffel), seed 002_592e3018138cffed.txt (KitKniff) and
 docs/rules.md, section "Kniffel family", which settles every point the seeds leave open and stands
-where they differ (noted at the rule). Dice come in as arguments: this module never rolls.
+where they differ (noted at the rule). Dice come in as arguments: this module never rolls. The
+rule sets, box ids and points per roll are in :mod:`app.engines.kniffel_rules` (re-exported).
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
-from functools import cache
-from itertools import combinations_with_replacement
-from typing import Any, Literal
+from dataclasses import asdict
+from typing import Any
 
-from app.engines._dice import longest_run, multiplicities
-
-DICE = 5
-FACES = range(1, 7)
-MAX_ROLLS = 3  # docs/rules.md, Kniffel family: "at most three rolls in total"
-YAHTZEE_POINTS = 50
-
-UPPER_BOXES: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
-_FACE_OF = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
-# The order of the Kniffel / KitKniff block (seed 004, "Die Punktetabelle").
-KNIFFEL_BOXES: tuple[str, ...] = UPPER_BOXES + (
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
+from app.engines.kniffel_rules import (
+    DICE,
+    FACE_OF,
+    FACES,
+    JOKER_POINTS,
+    KNIFFEL_BOXES,
+    MAX_ROLLS,
+    ROLLS,
+    RULESETS,
+    UPPER_BOXES,
+    YAHTZEE_POINTS,
+    YATZY_BOXES,
+    BadDice,
+    BoxFilled,
+    HouseRules,
+    Ruleset,
+    ScorecardError,
+    Scoring,
+    TurnError,
+    UnknownBox,
+    dice_key,
+    joker_table,
+    points_table,
 )
-# The Scandinavian Yatzy block order; one_pair and two_pairs only exist here (docs/rules.md).
-YATZY_BOXES: tuple[str, ...] = UPPER_BOXES + (
-    "one_pair",
-    "two_pairs",
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "small_straight",
-    "large_straight",
-    "full_house",
-    "chance",
-    "yahtzee",
-)
-# docs/rules.md, Kniffel family, joker: the fixed values full_house/straights score under the joker.
-JOKER_POINTS: dict[str, int] = {"full_house": 25, "small_straight": 30, "large_straight": 40}
 
-Scoring = Literal["kniffel", "yatzy"]
-
-
-class ScorecardError(ValueError):
-    """A move the scorecard refuses; the card is unchanged."""
-
-
-class UnknownBox(ScorecardError):
-    """The box id is not on this ruleset's card."""
-
-
-class BoxFilled(ScorecardError):
-    """The box already holds points (a box is filled once per game; docs/rules.md)."""
-
-
-class BadDice(ScorecardError):
-    """Dice are five ints 1..6."""
-
-
-class TurnError(ValueError):
-    """A roll or hold the turn refuses; the turn is unchanged."""
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """One game of the family (docs/rules.md, Kniffel family).
-
-    name: "kniffel" | "kitkniff" | "yatzy". boxes: the card's box ids in display order.
-    scoring: which column of the docs/rules.md points table applies ("kniffel" or "yatzy").
-    upper_bonus: points when ones..sixes reach upper_bonus_threshold. joker: whether the joker rule
-    exists. extra_bonus_each / extra_bonus_cap: points per further five-alike and their maximum in
-    all (0 = no extra bonus; None = uncapped).
-    """
-
-    name: str
-    boxes: tuple[str, ...]
-    scoring: Scoring
-    upper_bonus: int
-    joker: bool
-    extra_bonus_each: int
-    extra_bonus_cap: int | None
-    upper_bonus_threshold: int = 63
-
-
-RULESETS: dict[str, Ruleset] = {
-    # seed 004, "Die Punktetabelle", "Der 63er-Bonus", "Zweiter Kniffel"; docs/rules.md.
-    "kniffel": Ruleset("kniffel", KNIFFEL_BOXES, "kniffel", 35, True, 50, None),
-    # seed 002, "Prämie - Bonus", "Kniffel als Joker", "Weitere KitKniff-Würfe"; docs/rules.md.
-    "kitkniff": Ruleset("kitkniff", KNIFFEL_BOXES, "kniffel", 35, True, 100, 900),
-    # seed 004, "Häufige Hausregeln: Absteigend (Yatzy-Stil)"; docs/rules.md (+50 bonus, no joker).
-    "yatzy": Ruleset("yatzy", YATZY_BOXES, "yatzy", 50, False, 0, None),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class HouseRules:
-    """Room options (docs/rules.md, Kniffel family, house rules; seed 004, "Häufige Hausregeln").
-
-    joker: False = "no joker": full house and straights score only what the dice show; the extra
-    bonus is still paid. five_alike_full_house: "Kniffel als Full House". extra_bonus: the KitKniff
-    seed's "Administration" switch; False pays no extra bonus (in any ruleset).
-    """
-
-    joker: bool = True
-    five_alike_full_house: bool = False
-    extra_bonus: bool = True
-
-    def __post_init__(self) -> None:
-        if not all(isinstance(v, bool) for v in asdict(self).values()):
-            raise ValueError(f"house rules are True or False: {self!r}")
-
-
-def _kniffel_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
-    """docs/rules.md, Kniffel / KitKniff column; seed 004 "Die Punktetabelle"; seed 002."""
-    shape, total, run = multiplicities(dice), sum(dice), longest_run(dice)
-    full_house = shape == (3, 2) or (five_alike_full_house and shape == (5,))
-    return {
-        **{box: face * dice.count(face) for box, face in _FACE_OF.items()},
-        "three_of_a_kind": total if shape[0] >= 3 else 0,
-        "four_of_a_kind": total if shape[0] >= 4 else 0,
-        "full_house": JOKER_POINTS["full_house"] if full_house else 0,
-        "small_straight": JOKER_POINTS["small_straight"] if run >= 4 else 0,
-        "large_straight": JOKER_POINTS["large_straight"] if run == 5 else 0,
-        "yahtzee": YAHTZEE_POINTS if shape == (5,) else 0,
-        "chance": total,
-    }
-
-
-def _yatzy_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
-    """docs/rules.md, Yatzy column (sums of the dice that make the pattern); dice sorted."""
-    shape, total = multiplicities(dice), sum(dice)
-    pairs = sorted({face for face in dice if dice.count(face) >= 2}, reverse=True)
-
-    def of_a_kind(n: int) -> int:
-        faces = [face for face in dice if dice.count(face) >= n]
-        return n * max(faces) if faces else 0
-
-    full_house = shape == (3, 2) or (five_alike_full_house and shape == (5,))
-    return {
-        **{box: face * dice.count(face) for box, face in _FACE_OF.items()},
-        "one_pair": 2 * pairs[0] if pairs else 0,
-        "two_pairs": 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0,
-        "three_of_a_kind": of_a_kind(3),
-        "four_of_a_kind": of_a_kind(4),
-        "full_house": total if full_house else 0,
-        "small_straight": 15 if dice == (1, 2, 3, 4, 5) else 0,
-        "large_straight": 20 if dice == (2, 3, 4, 5, 6) else 0,
-        "yahtzee": YAHTZEE_POINTS if shape == (5,) else 0,
-        "chance": total,
-    }
-
-
-_POINTS = {"kniffel": _kniffel_points, "yatzy": _yatzy_points}
-# The 252 distinct rolls, as sorted tuples.
-ROLLS: frozenset[tuple[int, ...]] = frozenset(combinations_with_replacement(FACES, DICE))
-
-
-@cache
-def _table(scoring: Scoring, five_alike_full_house: bool) -> dict[tuple[int, ...], dict[str, int]]:
-    """Sorted roll -> {box: points} for every box of the scoring style."""
-    return {dice: _POINTS[scoring](dice, five_alike_full_house) for dice in ROLLS}
-
-
-@cache
-def _joker_table(
-    scoring: Scoring, five_alike_full_house: bool
-) -> dict[tuple[int, ...], dict[str, int]]:
-    """The six five-alike rolls with the joker's fixed values (docs/rules.md, joker)."""
-    table = _table(scoring, five_alike_full_house)
-    return {(face,) * DICE: table[(face,) * DICE] | JOKER_POINTS for face in FACES}
-
-
-def _dice_key(dice: Iterable[int]) -> tuple[int, ...]:
-    """Dice as a sorted tuple; BadDice unless five ints 1..6."""
-    try:
-        key = tuple(sorted(dice))
-        valid = key in ROLLS
-    except TypeError:
-        valid = False
-    if not valid or not all(type(d) is int for d in key):
-        raise BadDice(f"dice are five ints 1..6, got {dice!r}")
-    return key
+__all__ = ["DICE", "FACES", "JOKER_POINTS", "KNIFFEL_BOXES", "MAX_ROLLS", "ROLLS", "RULESETS",
+           "SCRATCH_ORDER", "UPPER_BOXES", "YAHTZEE_POINTS", "YATZY_BOXES", "BadDice", "BoxFilled",
+           "HouseRules", "Ruleset", "Scorecard", "ScorecardError", "Scoring", "Turn", "TurnError",
+           "UnknownBox", "auto_box"]
 
 
 class Scorecard:
@@ -216,8 +68,8 @@ class Scorecard:
         self._boxes: dict[str, int | None] = dict.fromkeys(ruleset.boxes)
         self._extra_yahtzees = 0
         self._last_box: str | None = None
-        self._rows = _table(ruleset.scoring, five_alike_full_house)
-        self._joker_rows = _joker_table(ruleset.scoring, five_alike_full_house)
+        self._rows = points_table(ruleset.scoring, five_alike_full_house)
+        self._joker_rows = joker_table(ruleset.scoring, five_alike_full_house)
         self._joker = ruleset.joker and joker
 
     def _row(self, key: tuple[int, ...]) -> dict[str, int]:
@@ -239,7 +91,7 @@ class Scorecard:
         Raises BadDice. Every open box may be filled, with 0 when the dice don't fit
         (docs/rules.md).
         """
-        row = self._row(_dice_key(dice))
+        row = self._row(dice_key(dice))
         return {box: row[box] for box, points in self._boxes.items() if points is None}
 
     def fill(self, box: str, dice: Iterable[int]) -> int:
@@ -253,7 +105,7 @@ class Scorecard:
             raise UnknownBox(f"{box!r} is not a box of {self.ruleset.name}")
         if self._boxes[box] is not None:
             raise BoxFilled(f"{box} already holds {self._boxes[box]}")
-        key = _dice_key(dice)
+        key = dice_key(dice)
         points = self._row(key)[box]
         if key[0] == key[-1] and self._boxes["yahtzee"] == YAHTZEE_POINTS:
             self._extra_yahtzees += 1
@@ -301,7 +153,7 @@ class Scorecard:
     @property
     def lower_total(self) -> int:
         """Sum of the filled boxes below the upper block."""
-        return sum(v or 0 for box, v in self._boxes.items() if box not in _FACE_OF)
+        return sum(v or 0 for box, v in self._boxes.items() if box not in FACE_OF)
 
     @property
     def extra_yahtzees(self) -> int:
@@ -341,15 +193,7 @@ class Scorecard:
             boxes, extra, last = data["boxes"], data["extra_yahtzees"], data["last_box"]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a scorecard: {exc!r}") from exc
-        boxes_ok = (
-            isinstance(boxes, Mapping)
-            and set(boxes) == set(card._boxes)
-            and all(v is None or (type(v) is int and v >= 0) for v in boxes.values())
-        )
-        last_ok = last is None or (
-            isinstance(last, str) and boxes_ok and boxes.get(last) is not None
-        )
-        if not (boxes_ok and last_ok and type(extra) is int and extra >= 0):
+        if not _valid_card(card.ruleset, boxes, extra, last):
             raise ValueError(f"not a {card.ruleset.name} card: {data!r}")
         card._boxes = {box: boxes[box] for box in card.ruleset.boxes}
         card._extra_yahtzees, card._last_box = extra, last
@@ -358,6 +202,18 @@ class Scorecard:
     def copy(self) -> "Scorecard":
         """An independent copy of this card."""
         return Scorecard.from_dict(self.to_dict())
+
+
+def _valid_card(ruleset: Ruleset, boxes: Any, extra: Any, last: Any) -> bool:
+    """True when ``boxes`` (box -> points or None, exactly the ruleset's boxes), ``extra``
+    (extra yahtzees, an int >= 0) and ``last`` (a filled box or None) describe a card."""
+    boxes_ok = (
+        isinstance(boxes, Mapping)
+        and set(boxes) == set(ruleset.boxes)
+        and all(v is None or (type(v) is int and v >= 0) for v in boxes.values())
+    )
+    last_ok = last is None or (isinstance(last, str) and boxes_ok and boxes.get(last) is not None)
+    return boxes_ok and last_ok and type(extra) is int and extra >= 0
 
 
 class Turn:

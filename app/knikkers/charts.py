@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LEFT, BOTTOM, TOP, RIGHT = 40, 20, 10, 10
+# Margins of the chart area inside the viewBox: room on the left for a grouped 5-digit score
+# (``12.345``) and below for the labels, so nothing is drawn outside the axes.
+LEFT, BOTTOM, TOP, RIGHT = 60, 26, 12, 12
 
 
 @dataclass
@@ -22,6 +24,26 @@ class Bar:
     low: int
     high: int
     count: int
+
+
+@dataclass
+class Frame:
+    """The axes of a ``width`` x ``height`` chart: the plot area is ``left``..``right`` by
+    ``top``..``bottom`` (SVG y grows downwards); ``label_y`` is the baseline of the labels
+    under the x axis and ``tick_x`` the right edge of the value labels left of the y axis."""
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+    label_y: float
+    tick_x: float
+
+    @classmethod
+    def of(cls, width: int, height: int) -> Frame:
+        """The frame of a chart of that size with the module's margins."""
+        return cls(left=LEFT, right=width - RIGHT, top=TOP, bottom=height - BOTTOM,
+                   label_y=height - 6, tick_x=LEFT - 6)
 
 
 def nice_max(value: int) -> int:
@@ -40,7 +62,7 @@ def score_line(
     """The polyline of ``scores`` in order (oldest left) scaled into the chart area.
 
     Returns ``{"points": "x,y x,y ...", "dots": [(x, y, score)], "y_max": int,
-    "ticks": [(y, value)]}``; an empty ``points`` for no scores.
+    "ticks": [(y, value)], "frame": Frame}``; an empty ``points`` for no scores.
     """
     top = nice_max(max(scores, default=0))
     inner_w, inner_h = width - LEFT - RIGHT, height - TOP - BOTTOM
@@ -56,13 +78,15 @@ def score_line(
         "dots": dots,
         "y_max": top,
         "ticks": ticks,
+        "frame": Frame.of(width, height),
     }
 
 
 def histogram(scores: list[int], bins: int = 10, width: int = 600, height: int = 220) -> dict:
     """Equal-width bins over [0, nice maximum] of ``scores``.
 
-    Returns ``{"bars": [Bar], "count_max": int}``; bars of zero games have height 0.
+    Returns ``{"bars": [Bar], "count_max": int, "frame": Frame}``; bars of zero games have
+    height 0; every bar lies inside the frame (on or above its x axis, right of its y axis).
     """
     top = nice_max(max(scores, default=0) + 1)
     size = max(1, -(-top // bins))
@@ -86,4 +110,4 @@ def histogram(scores: list[int], bins: int = 10, width: int = 600, height: int =
                 count=count,
             )
         )
-    return {"bars": bars, "count_max": count_max}
+    return {"bars": bars, "count_max": count_max, "frame": Frame.of(width, height)}

@@ -57,6 +57,21 @@ def event_action(event: GameEvent) -> dict[str, Any]:
     return {"type": event.type}
 
 
+def counted_moves(actions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves that count, in order: ``actions`` (engine action dicts, moves and undos as
+    stored) with every undone move and its undo left out. Replaying them gives the same
+    position as the whole log, because an undo puts back the spawn position too (docs/rules.md,
+    Knikkers: Undo), so the replay viewer shows exactly ``moves`` steps."""
+    kept: list[dict[str, Any]] = []
+    for action in actions:
+        if action["type"] == "undo":
+            if kept:
+                kept.pop()
+        else:
+            kept.append(action)
+    return kept
+
+
 def rebuild(row: Game, actions: Sequence[Any]) -> engine.Game:
     """The engine state after ``actions`` (engine action forms) from the game's seed.
 

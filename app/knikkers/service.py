@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc, utcnow
 from app.engines import knikkers as engine
-from app.i18n import gettext as _
+from app.errors import N_, KnobelError
 from app.knikkers import log, ranking
 from app.knikkers.seeds import daily_seed, new_seed
 from app.knikkers.variants import KIND
@@ -33,39 +33,31 @@ class GameNotFound(LookupError):
     """No Knikkers game with that id belongs to this player (answered as 404)."""
 
 
-class Refused(Exception):
-    """An action the server turns down; nothing was stored.
+_REASONS = {
+    "not_a_cell": N_("That is not a cell of the board."),
+    "no_ball": N_("Pick a marble first."),
+    "taken": N_("That cell is taken."),
+    "unreachable": N_("That marble cannot get there."),
+    "nothing_to_undo": N_("There is no move to take back."),
+    "over": N_("This game is over."),
+    "stale": N_("The game changed in another window; this is the current position."),
+    "playing": N_("This game is still being played."),
+}
+_CONFLICTS = frozenset({"over", "stale", "playing"})
+
+
+class Refused(KnobelError):
+    """An action the server turns down; nothing was stored (``app.errors.KnobelError``).
 
     ``code``: ``not_a_cell``, ``no_ball``, ``taken``, ``unreachable``, ``nothing_to_undo`` (422,
     refused by the rules) or ``over``, ``stale``, ``playing`` (409, the game is not in the state
     the client thought). ``cell`` is the (row, col) to flash red, when there is one.
     """
 
-    STATUS = {"over": 409, "stale": 409, "playing": 409}
-
     def __init__(self, code: str, cell: Cell | None = None) -> None:
-        super().__init__(code)
-        self.code = code
+        super().__init__(code, _REASONS.get(code, N_("That move is not allowed.")),
+                         409 if code in _CONFLICTS else 422)
         self.cell = cell
-
-    @property
-    def status(self) -> int:
-        """The HTTP status: 409 for ``over``/``stale``, else 422."""
-        return self.STATUS.get(self.code, 422)
-
-    @property
-    def message(self) -> str:
-        """The visitor-facing reason, in the current language."""
-        return {
-            "not_a_cell": _("That is not a cell of the board."),
-            "no_ball": _("Pick a marble first."),
-            "taken": _("That cell is taken."),
-            "unreachable": _("That marble cannot get there."),
-            "nothing_to_undo": _("There is no move to take back."),
-            "over": _("This game is over."),
-            "stale": _("The game changed in another window; this is the current position."),
-            "playing": _("This game is still being played."),
-        }.get(self.code, _("That move is not allowed."))
 
 
 @dataclass

@@ -17,14 +17,13 @@ from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
-from app.i18n import gettext as _
-from app.i18n import use_language
-from app.live.hub import Connection
+from app.errors import N_, KnobelError
+from app.live.connection import Connection
 from app.live.origin import origin_allowed
 from app.rooms.codes import is_code
-from app.rooms.games.base import ActionError
 from app.web.deps import SESSION_PLAYER_KEY, HubDep, RoomsDep
-from app.web.room_view import render_ack, render_error
+from app.web.errors import error_message
+from app.web.room_view import render_ack
 
 log = structlog.get_logger("knobel.socket")
 router = APIRouter()
@@ -35,6 +34,13 @@ MAX_SOCKETS_PER_PLAYER = 8  # tabs of one player in one room
 # 10 ms and walks every key; with a moving window that walk bisects each connection's event log
 # (2,000 sockets: ~3.7 ms of every 10 ms, holding the GIL), with counters it is ~0.3 ms.
 _limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+# The socket's own refusals (the room service's come as ``KnobelError`` too).
+TOO_MANY_TABS = KnobelError(
+    "too_many_tabs", N_("This room is open in too many of your tabs: close one."), 429)
+BAD_MESSAGE = KnobelError("bad_message", N_("The message is malformed."), 400)
+TOO_LARGE = KnobelError("too_large", N_("The message is too large."), 413)
+RATE_LIMITED = KnobelError("rate_limited", N_("Too many messages, slow down."), 429)
+SERVER_ERROR = KnobelError("server_error", N_("Something went wrong."), 500)
 
 
 @router.websocket("/r/{code}/ws")
@@ -62,8 +68,7 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
             MAX_SOCKETS_PER_PLAYER:
         log.info("ws_refused_too_many", room=code, player=player_id)
         await websocket.accept()  # to say why, in the player's language, then close
-        await websocket.send_text(_error(
-            lang, "too_many_tabs", "This room is open in too many of your tabs: close one."))
+        await websocket.send_text(error_message(lang, TOO_MANY_TABS))
         await websocket.close(code=1008)
         return
     rates = parse_many(settings.ws_message_rate)
@@ -77,42 +82,37 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
                 break
             text = message.get("text")
             if text is None:
-                conn.send(_error(lang, "bad_message", _("The message is malformed.")))
+                conn.send(error_message(lang, BAD_MESSAGE))
                 continue
             try:
                 await _handle(conn, text, service, hub, rates)
             except Exception:
                 log.exception("message_failed", room=code, player=player_id)
-                conn.send(_error(lang, "server_error", "Something went wrong."))
+                conn.send(error_message(lang, SERVER_ERROR))
     except WebSocketDisconnect:
         pass
     finally:
         await hub.remove(conn)
 
 
-def _error(lang: str, code: str, message: str, action_id: str | None = None) -> str:
-    with use_language(lang):
-        return render_error(code, _(message), action_id)
-
-
 async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
     """Check size, shape and rate of one message, then apply it."""
     if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
-        conn.send(_error(conn.lang, "too_large", "The message is too large."))
+        conn.send(error_message(conn.lang, TOO_LARGE))
         return
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
-        conn.send(_error(conn.lang, "bad_message", "The message is malformed."))
+        conn.send(error_message(conn.lang, BAD_MESSAGE))
         return
     data.pop("HEADERS", None)
     raw_id = data.get("action_id")
     action_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
     key = f"{conn.code}/{conn.player_id}"  # per player, so extra sockets don't add quota
     if not all(_limiter.hit(rate, "ws", key) for rate in rates):
-        conn.send(_error(conn.lang, "rate_limited", "Too many messages, slow down.", action_id))
+        conn.send(error_message(conn.lang, RATE_LIMITED, action_id))
         return
     if data.get("type") == "hello":
         version = data.get("version")
@@ -126,13 +126,13 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
         return
     try:
         outcome = await service.act(conn.code, conn.player_id, data)
-    except ActionError as exc:
-        conn.send(_error(conn.lang, exc.code, exc.message, action_id))
+    except KnobelError as exc:
+        conn.send(error_message(conn.lang, exc, action_id))
         if exc.code == "stale":  # the page was behind: show it the table as it is now
             await hub.send_snapshot(conn)
         return
     except Exception:  # e.g. the database is unreachable: nothing was committed
         log.exception("action_failed", room=conn.code, player=conn.player_id)
-        conn.send(_error(conn.lang, "server_error", "Something went wrong.", action_id))
+        conn.send(error_message(conn.lang, SERVER_ERROR, action_id))
         return
     conn.send(render_ack(action_id, outcome.version, outcome.duplicate))

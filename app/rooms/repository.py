@@ -1,4 +1,5 @@
-"""Rooms in the database: every SQL statement of the room service, and the version check.
+"""Rooms in the database: loading, the version check, and every write's transaction (the
+changes room actions make inside it are built in ``app.rooms.writes``).
 
 A write bumps the room's version from the one its state was decided on, in the same
 transaction as the change; when another writer moved it first the write raises ``Conflict``
@@ -20,7 +21,6 @@ from sqlalchemy import (
     String,
     bindparam,
     cast,
-    func,
     insert,
     select,
     update,
@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.players.service import upsert_player
 from app.rooms.errors import Conflict
 from app.rooms.games.base import Event
+from app.rooms.records import new_records
 from app.rooms.state import RoomState, load_room
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room, RoomAction, Seat
@@ -141,11 +142,26 @@ class RoomRepository:
             state.remember_action(action_id, version)
         return version
 
+    async def records(self, state: RoomState, totals: dict[int, int]) -> list[int]:
+        """The seats of the current game whose ``totals`` are new personal bests
+        (``app.rooms.records.new_records``)."""
+        game = state.game
+        assert game is not None
+        players = {s.id: s.player_id for s in state.seats}
+
+        async def read() -> list[int]:
+            async with self.db.sessionmaker() as session:
+                return await new_records(session, game.kind, game.id, players, totals)
+
+        return await on_fresh_connection(read, "records")
+
     async def append(self, state: RoomState, rows: list[dict[str, Any]],
-                     totals: dict[int, int] | None, now: datetime) -> None:
+                     totals: dict[int, int] | None, now: datetime,
+                     records: list[int] | None = None) -> None:
         """Store the current game's event ``rows`` and bump the version; with ``totals`` the
-        game is finished with that result at ``now``. One statement in autocommit for a single
-        event on Postgres. Raises ``Conflict`` as ``write`` does."""
+        game is finished with that result (and its ``records``, seat ids) at ``now``. One
+        statement in autocommit for a single event on Postgres. Raises ``Conflict`` as
+        ``write`` does."""
         game = state.game
         assert game is not None
 
@@ -163,7 +179,7 @@ class RoomRepository:
                 await conn.execute(INSERT_EVENTS, rows)
                 if totals is not None:
                     await conn.execute(update(Game).where(Game.id == game.id).values(
-                        status="finished", finished_at=now, result=result_of(totals)))
+                        status="finished", finished_at=now, result=result_of(totals, records)))
 
         try:
             # A retry after a lost reply finds the version moved: Conflict, then a duplicate.
@@ -172,13 +188,10 @@ class RoomRepository:
             raise Conflict() from exc
 
 
-def result_of(totals: dict[int, int]) -> dict[str, Any]:
-    """A finished game's stored ``result`` (JSON keys are strings)."""
-    return {"totals": {str(k): v for k, v in totals.items()}}
-
-
-async def nothing(session: AsyncSession) -> None:
-    """No change besides the version bump (and the status passed with it)."""
+def result_of(totals: dict[int, int], records: list[int] | None = None) -> dict[str, Any]:
+    """A finished game's stored ``result`` (JSON keys are strings); ``records``: the seat ids
+    with a new personal best (``app.rooms.records``)."""
+    return {"totals": {str(k): v for k, v in totals.items()}, "records": list(records or [])}
 
 
 async def _bump(conn: Any, state: RoomState, status: str | None) -> None:
@@ -200,28 +213,3 @@ def event_rows(game_id: int, first_seq: int, events: list[Event],
     return [{"game_id": game_id, "seq": first_seq + i, "type": e.type, "payload": e.payload,
              "seat_id": e.seat_id, "action_id": action_id if i == 0 else None,
              "created_at": e.at} for i, e in enumerate(events)]
-
-
-async def seat_player(session: AsyncSession, state: RoomState, player_id: str,
-                      name: str) -> None:
-    """Give ``player_id`` a seat as ``name`` (their old one again, or the next position);
-    they host a room that has no host."""
-    await upsert_player(session, player_id, name)
-    existing = (
-        await session.execute(
-            select(Seat).where(Seat.room_id == state.id, Seat.player_id == player_id)
-        )
-    ).scalar_one_or_none()
-    if existing is not None:
-        existing.status, existing.name = "active", name
-    else:
-        position = (
-            await session.execute(
-                select(func.coalesce(func.max(Seat.position), -1)).where(Seat.room_id == state.id)
-            )
-        ).scalar_one() + 1
-        session.add(Seat(room_id=state.id, player_id=player_id, position=position, name=name))
-    if state.host_player_id is None:
-        await session.execute(
-            update(Room).where(Room.id == state.id).values(host_player_id=player_id)
-        )

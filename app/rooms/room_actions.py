@@ -13,27 +13,29 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import update
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from app.rooms.bots.control import parse_bot_options
+from app.rooms.bots.seats import add_bot
 from app.rooms.errors import RoomError
-from app.rooms.games.base import Event, OptionError
-from app.rooms.repository import (
-    INSERT_EVENTS,
-    RoomRepository,
-    event_rows,
-    nothing,
-    result_of,
-    seat_player,
-)
-from app.rooms.rules import heir
+from app.rooms.games.base import Event
+from app.rooms.repository import RoomRepository, event_rows
+from app.rooms.rules import heir, next_game
 from app.rooms.state import RoomState
-from app.store.models import Game, Room, Seat
+from app.rooms.table_seats import add_table_seat
+from app.rooms.writes import (
+    game_finished,
+    new_game,
+    nothing,
+    room_values,
+    seat_gone,
+    seat_player,
+    seat_values,
+)
 
 ROOM_ACTIONS = frozenset({"options", "start", "remove", "leave", "next_game", "rematch",
-                          "ready"})
+                          "ready", "add_bot", "add_table_seat"})
 
 Reload = Callable[[str], Awaitable[RoomState | None]]
+SEAT_ADDERS = {"add_table_seat": add_table_seat, "add_bot": add_bot}
 
 
 class RoomActions:
@@ -45,16 +47,16 @@ class RoomActions:
 
     def __init__(self, repo: RoomRepository, reload: Reload,
                  online: Callable[[str], frozenset[str]], clock: Callable[[], datetime]) -> None:
-        self.repo = repo
-        self.reload = reload
-        self.online = online
-        self.clock = clock
+        self.repo, self.reload, self.online, self.clock = repo, reload, online, clock
 
     async def join(self, state: RoomState, player_id: str, name: str) -> int:
         """Seat ``player_id`` as ``name``; returns the new version (the current one when
-        already seated). Raises ``RoomError`` while a game runs or when the room is full."""
+        already seated). Raises ``RoomError`` while a game runs, when the room is full or a
+        solo room (docs/rules.md, "Solo practice")."""
         if state.seat_of(player_id):
             return state.version
+        if state.options.get("solo"):
+            raise RoomError("solo_room", "This is a game for one player.")
         if state.status == "playing":
             raise RoomError("game_running", "The game has already started.")
         if state.is_full:
@@ -87,11 +89,13 @@ class RoomActions:
         if kind == "options":
             if state.status == "playing":
                 raise RoomError("game_running", "The game has already started.")
-            try:
-                options = state.plugin.parse_options(message)
-            except OptionError as exc:
-                raise RoomError("bad_option", "That option is not available.", 400) from exc
+            # OptionError: bad_option
+            options = {**state.plugin.parse_options(message), **parse_bot_options(message)}
+            if state.options.get("solo"):
+                options["solo"] = True  # a solo room stays one (not a lobby field)
             return await self.set_room(state, action_id, options=options)
+        if kind in SEAT_ADDERS:  # a seat without a phone, or a bot (docs/rules.md)
+            return await SEAT_ADDERS[kind](self, state, message, action_id)
         if kind == "start":
             if state.status != "lobby":
                 raise RoomError("game_running", "The game has already started.")
@@ -136,32 +140,11 @@ class RoomActions:
         """Create the next game with the active seats: the match's next game
         (``continue_match``, same options) or the first game of a new match; the start player
         moves one seat on per game; every seat's "ready" mark is cleared."""
-        seats = [s.id for s in state.active_seats]
-        if not seats:
+        if not state.active_seats:
             raise RoomError("no_players", "Nobody is seated.")
-        previous = state.game
-        number = previous.number + 1 if previous else 1
-        match_size = int(state.options.get("match", 1))
-        if previous and continue_match:
-            match_no = previous.options.get("match_no", 1)
-            match_game = previous.options.get("match_game", 1) + 1
-            match_size = previous.options.get("match", 1)
-        else:
-            match_no = (previous.options.get("match_no", 0) + 1) if previous else 1
-            match_game = 1
-        start = (number - 1) % len(seats)
-        order = seats[start:] + seats[:start]
-        options = {**state.options, "match": match_size, "match_no": match_no,
-                   "match_game": match_game}
-
-        async def work(session: AsyncSession) -> None:
-            session.add(Game(room_id=state.id, number=number, kind=state.kind, options=options,
-                             seat_ids=order, status="playing"))
-            await session.execute(update(Seat).where(Seat.room_id == state.id)
-                                  .values(ready=False))
-
-        return await self.write(state, work, status="playing", action_id=action_id,
-                                reload=True)
+        number, options, order = next_game(state, continue_match)
+        return await self.write(state, new_game(state, number, options, order),
+                                status="playing", action_id=action_id, reload=True)
 
     async def remove(self, state: RoomState, seat_id: int, status: str,
                      action_id: str | None) -> int:
@@ -178,17 +161,11 @@ class RoomActions:
         if victim.player_id == host:
             successor = heir(state, self.online(state.code), leaving=seat_id)
             host = successor.player_id if successor else None
-        game, first_seq = state.game, state.last_seq + 1
-
-        async def work(session: AsyncSession) -> None:
-            await session.execute(update(Seat).where(Seat.id == seat_id).values(status=status))
-            await session.execute(update(Room).where(Room.id == state.id)
-                                  .values(host_player_id=host))
-            if events:
-                assert game is not None  # events only come from a running game
-                await session.execute(INSERT_EVENTS, event_rows(game.id, first_seq, events,
-                                                                None))
-
+        rows: list[dict[str, Any]] = []
+        if events:
+            assert state.game is not None  # events only come from a running game
+            rows = event_rows(state.game.id, state.last_seq + 1, events, None)
+        work = seat_gone(state.id, seat_id, status, host, rows)
         version = await self.write(state, work, action_id=action_id)
         after = await self.reload(state.code)
         if after and after.status == "playing" and after.plugin.is_over(after.game_state):
@@ -199,28 +176,20 @@ class RoomActions:
         """Mark the game finished when removals left it over (no placements pending)."""
         assert state.game is not None
         totals = state.plugin.totals(state.game_state)
-        game_id = state.game.id
-
-        async def work(session: AsyncSession) -> None:
-            await session.execute(update(Game).where(Game.id == game_id).values(
-                status="finished", finished_at=self.clock(), result=result_of(totals)))
-
+        records = await self.repo.records(state, totals)
+        work = game_finished(state.game.id, totals, self.clock(), records)
         return await self.write(state, work, status="finished", reload=True)
 
     async def set_room(self, state: RoomState, action_id: str | None, **values: Any) -> int:
         """Set the room row's columns ``values``; returns the new version."""
-        async def work(session: AsyncSession) -> None:
-            await session.execute(update(Room).where(Room.id == state.id).values(**values))
-
-        return await self.write(state, work, action_id=action_id, reload=True)
+        return await self.write(state, room_values(state.id, **values), action_id=action_id,
+                                reload=True)
 
     async def set_seat(self, state: RoomState, seat_id: int, action_id: str | None,
                        **values: Any) -> int:
         """Set seat ``seat_id``'s columns ``values``; returns the new version."""
-        async def work(session: AsyncSession) -> None:
-            await session.execute(update(Seat).where(Seat.id == seat_id).values(**values))
-
-        return await self.write(state, work, action_id=action_id, reload=True)
+        return await self.write(state, seat_values(seat_id, **values), action_id=action_id,
+                                reload=True)
 
     async def write(self, state: RoomState, work: Any, status: str | None = None,
                     action_id: str | None = None, reload: bool = False) -> int:

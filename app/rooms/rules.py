@@ -1,5 +1,5 @@
 """Room-level rules as pure functions: what an action was decided on (its basis), who takes
-over as host, and when.
+over as host, and when, and how the next game of a match is numbered and seated.
 
 No database, no clock, no sockets: the room service passes in the state, who is online and
 the time. See docs/rules.md, "Rooms" (stale actions, turn order, host hand-over).
@@ -23,6 +23,8 @@ ROOM_BASIS: dict[str, tuple[str, ...]] = {
     "next_game": ("version",),
     "rematch": ("version",),
     "remove": ("version",),
+    "add_bot": ("version",),
+    "add_table_seat": ("version",),
     "leave": ("game",),
     "ready": ("game",),
 }
@@ -76,7 +78,8 @@ def heir(state: RoomState, online: Collection[str], leaving: int | None = None
          ) -> SeatInfo | None:
     """Who becomes host after the current host (or after the seat ``leaving``): the next
     active seat after the host's in seat order whose player is online, else the next active
-    seat at all; None when nobody else is seated.
+    seat at all; None when nobody else is seated. A table seat (no device) never hosts,
+    nor does a bot.
 
     ``online``: player ids with an open socket in the room.
     """
@@ -88,7 +91,8 @@ def heir(state: RoomState, online: Collection[str], leaving: int | None = None
         ring = state.seats[start + 1:] + state.seats[:start]
     else:
         ring = list(state.seats)
-    candidates = [s for s in ring if s.status == "active" and s.id != after]
+    candidates = [s for s in ring if s.status == "active" and s.id != after
+                  and not s.table_seat and not s.bot]
     present = [s for s in candidates if s.player_id in online]
     if present:
         return present[0]
@@ -117,3 +121,29 @@ def host_handoff(state: RoomState, online: Collection[str],
         return None
     since = away_since.get(host.player_id, watching_since)
     return since + grace, successor
+
+
+def next_game(state: RoomState, continue_match: bool) -> tuple[int, dict[str, Any], list[int]]:
+    """The room's next game: ``(number, options, seat order)``.
+
+    The match's next game (``continue_match``: same match number and size, game number in the
+    match + 1) or the first game of a new match (match number + 1, size from the room's
+    options); the options carry ``match``, ``match_no`` and ``match_game``. The active seats
+    play in table order starting one seat further on per game (docs/rules.md, "Rooms",
+    "Turn order" and "Rematch and ready"). ``state`` must have an active seat.
+    """
+    seats = [s.id for s in state.active_seats]
+    previous = state.game
+    number = previous.number + 1 if previous else 1
+    match_size = int(state.options.get("match", 1))
+    if previous and continue_match:
+        match_no = previous.options.get("match_no", 1)
+        match_game = previous.options.get("match_game", 1) + 1
+        match_size = previous.options.get("match", 1)
+    else:
+        match_no = (previous.options.get("match_no", 0) + 1) if previous else 1
+        match_game = 1
+    start = (number - 1) % len(seats)
+    options = {**state.options, "match": match_size, "match_no": match_no,
+               "match_game": match_game}
+    return number, options, seats[start:] + seats[:start]

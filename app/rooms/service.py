@@ -2,15 +2,15 @@
 
 Path of one action (docs/architecture.md): socket handler -> ``RoomService.act`` (per-room
 lock; a repeated action id is a duplicate; the action's basis is checked) -> room action
-(``room_actions``) or the game's plug-in ``decide`` (pure rules) -> the repository appends
-events and bumps the room version in one transaction (the version check serialises writers
-across processes) -> ``publish(code, version)`` -> the hub renders fragments per recipient.
-Timers (``timers``) come back through ``fire_timer``.
+(``room_actions``) or game action (``game_actions``: the plug-in's ``decide``, pure rules) ->
+the repository appends events and bumps the room version in one transaction (the version check
+serialises writers across processes) -> ``publish(code, version)`` -> the hub renders fragments
+per recipient. Timers (``timers``) come back through ``fire_timer``; the rooms held in memory,
+their locks and their release are ``memory``'s.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,12 +23,15 @@ from app.clock import utcnow
 from app.rooms.codes import new_code
 from app.rooms.dice import DiceSource
 from app.rooms.errors import Conflict, RoomError
+from app.rooms.game_actions import GameActions
 from app.rooms.games import GAMES, get_game
-from app.rooms.games.base import ActionError, Event, Table
-from app.rooms.repository import RoomRepository, event_rows
+from app.rooms.games.base import ActionError
+from app.rooms.memory import RoomMemory
+from app.rooms.repository import RoomRepository
 from app.rooms.room_actions import ROOM_ACTIONS, RoomActions
 from app.rooms.rules import HOST_GRACE, check_basis, required_basis
 from app.rooms.state import RoomState
+from app.rooms.table_seats import acting_seat
 from app.rooms.timers import RoomTimers
 from app.store.db import Database
 
@@ -57,8 +60,9 @@ class Outcome:
     duplicate: bool = False
 
 
-class RoomService:
-    """Creates rooms, seats players, and applies actions and timers to rooms.
+class RoomService(RoomMemory):
+    """Creates rooms, seats players, and applies actions and timers to rooms, one at a time
+    per room (the rooms it holds and their locks: ``RoomMemory``).
 
     ``db``: the database; ``publish(code, version)``: announces a committed version;
     ``dice``: the server's dice; ``presence``: who is online (or, for tests, ``online(code)``:
@@ -77,83 +81,40 @@ class RoomService:
         self.online, self.away_since = online, away_since
         if presence is not None:
             self.online, self.away_since = presence.online, presence.away_since
-        self.loaded: Callable[[str], None] = lambda code: None  # a room came into memory
-        self.repo = RoomRepository(db, clock)
-        self.actions = RoomActions(self.repo, self._reload, lambda c: self.online(c), clock)
-        self.timers = RoomTimers(clock, host_grace, lambda: (self.online, self.away_since),
-                                 self.fire_timer)
-        self._rooms: dict[str, RoomState] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    # ----- reading -------------------------------------------------------------------------
-
-    def lock(self, code: str) -> asyncio.Lock:
-        """The in-process lock serialising actions of room ``code``."""
-        return self._locks.setdefault(code, asyncio.Lock())
-
-    async def snapshot(self, code: str, at_least: int = 0) -> RoomState | None:
-        """The room's state, reloaded from the database when ours is older than ``at_least``
-        (an event committed by another process), not cached yet, or ``at_least`` is -1."""
-        state = self._rooms.get(code)
-        if state is not None and state.version >= at_least >= 0:
-            return state
-        async with self.lock(code):
-            state = self._rooms.get(code)
-            if state is None or state.version < at_least or at_least < 0:
-                state = await self._reload(code)
-        return state
-
-    async def current(self, code: str) -> RoomState | None:
-        """The room as the database has it now (one version check; reload when behind): for
-        HTTP reads, which may reach a process that has not yet heard of another process's
-        latest event. None for an unknown room."""
-        async with self.lock(code):
-            try:
-                return await self._fresh(code)
-            except RoomError:
-                return None
-
-    async def versions(self, codes: list[str]) -> dict[str, int]:
-        """The committed version of each room in ``codes`` (``RoomRepository.versions``)."""
-        return await self.repo.versions(codes)
-
-    async def _reload(self, code: str) -> RoomState | None:
-        state = await self.repo.load(code)
-        if state is None:
-            self._rooms.pop(code, None)
-            return None
-        self._rooms[code] = state
-        self.timers.arm(state)
-        self.loaded(code)
-        return state
-
-    async def _fresh(self, code: str) -> RoomState:
-        """The cached state if it matches the database's version, else a reload. Call locked.
-        Raises ``RoomError`` (404) for an unknown room."""
-        state = self._rooms.get(code)
-        version = await self.repo.version(code)
-        if version is None:
-            raise RoomError("unknown_room", "This room does not exist.", 404)
-        if state is None or state.version != version:
-            state = await self._reload(code)
-            assert state is not None
-        return state
-
-    def table(self, state: RoomState) -> Table:
-        """The plug-in's view of the table (``RoomTimers.table``)."""
-        return self.timers.table(state)
+        repo = RoomRepository(db, clock)
+        super().__init__(repo, RoomTimers(clock, host_grace,
+                                          lambda: (self.online, self.away_since),
+                                          self.fire_timer))
+        self.actions = RoomActions(repo, self._reload, lambda c: self.online(c), clock)
+        self.game = GameActions(repo, self.timers, dice, clock, self._drop)
 
     # ----- creating and joining ------------------------------------------------------------
 
-    async def create_room(self, player_id: str, name: str, kind: str) -> str:
+    async def create_room(self, player_id: str, name: str, kind: str,
+                          options: dict[str, Any] | None = None, solo: bool = False) -> str:
         """Create a room of game ``kind`` hosted by ``player_id`` (seated as ``name``); returns
-        its code. Raises ``RoomError`` (400) for an unknown game."""
+        its code. ``options``: lobby form fields to start from (checked by the plug-in's
+        ``parse_options``; defaults when None); ``solo``: a room for its host alone (nobody
+        else may take a seat; docs/rules.md, "Solo practice"). Raises ``RoomError`` (400) for
+        an unknown game, ``OptionError`` (``bad_option``, 400) for an unknown option."""
         if kind not in GAMES:
             raise RoomError("unknown_game", "Unknown game.", 400)
+        plugin = get_game(kind)
+        chosen = plugin.parse_options(options) if options else plugin.default_options()
+        if solo:
+            chosen["solo"] = True
         code = new_code()
-        await self.repo.create(code, kind, get_game(kind).default_options(), player_id, name)
-        log.info("room_created", room=code, player=player_id, game=kind)
+        await self.repo.create(code, kind, chosen, player_id, name)
+        log.info("room_created", room=code, player=player_id, game=kind, solo=solo)
         return code
+
+    async def start_now(self, code: str, player_id: str) -> Outcome:
+        """The host ``player_id`` starts the first game of the new room ``code`` at once (as
+        the "Start" button would). Raises as ``act``."""
+        state = await self.current(code)
+        if state is None:
+            raise RoomError("unknown_room", "This room does not exist.", 404)
+        return await self.act(code, player_id, {"type": "start", "version": state.version})
 
     async def join(self, code: str, player_id: str, name: str) -> int:
         """Seat ``player_id`` as ``name`` in room ``code``; returns the new room version (the
@@ -174,9 +135,12 @@ class RoomService:
 
     # ----- actions ---------------------------------------------------------------------------
 
-    async def act(self, code: str, player_id: str, message: dict[str, Any]) -> Outcome:
+    async def act(self, code: str, player_id: str, message: dict[str, Any],
+                  takeover: bool = False) -> Outcome:
         """Apply one client ``message`` (``{"type": ..., "action_id": ..., ...}``) for
         ``player_id`` in room ``code``; the seat comes from the player, never the message.
+        ``takeover``: a bot moves for the away ``player_id`` (its events are marked; only the
+        bot runner sets it, never a socket).
 
         Returns the ``Outcome``; raises ``ActionError``/``RoomError`` when refused (nothing
         changed). A message whose ``action_id`` was applied before is not applied again.
@@ -199,9 +163,10 @@ class RoomService:
                     version = state.version
                     break
                 try:
-                    version = await self._apply(state, player_id, kind, message, action_id)
+                    version = await self._apply(state, player_id, kind, message, action_id,
+                                                takeover)
                 except Conflict:
-                    self._rooms.pop(code, None)
+                    self._drop(code)
                     cached = None
                     continue
                 except ActionError:
@@ -221,10 +186,13 @@ class RoomService:
         return Outcome(version)
 
     async def _apply(self, state: RoomState, player_id: str, kind: str,
-                     message: dict[str, Any], action_id: str | None) -> int:
+                     message: dict[str, Any], action_id: str | None,
+                     takeover: bool = False) -> int:
         seat = state.seat_of(player_id)
         claimed = message.get("seat")
-        if kind != "remove" and claimed is not None and (
+        if kind not in ROOM_ACTIONS:  # a game action: the host may act for a table seat
+            seat = acting_seat(state, player_id, claimed)
+        elif kind != "remove" and claimed is not None and (
                 seat is None or str(claimed) != str(seat.id)):
             raise RoomError("not_your_seat", "You can only act for your own seat.", 403)
         if kind not in ROOM_ACTIONS and kind not in state.plugin.actions:
@@ -234,40 +202,7 @@ class RoomService:
         check_basis(required_basis(state, kind), message)
         if kind in ROOM_ACTIONS:
             return await self.actions.decide(state, player_id, kind, message, action_id)
-        if seat is None:
-            raise RoomError("not_seated", "Only seated players can do that.", 403)
-        if state.status != "playing" or state.game_state is None:
-            raise RoomError("not_playing", "No game is running.")
-        events = state.plugin.decide(state.game_state, seat.id, message,
-                                     self.dice.for_room(state.code))
-        return await self._append(state, events, action_id)
-
-    async def _append(self, state: RoomState, events: list[Event], action_id: str | None) -> int:
-        """Fold ``events`` into the cached state and store them (finishing the game when they
-        end it); a failed write drops the cached state. Returns the new version."""
-        now = self.clock()
-        events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
-        plugin, game = state.plugin, state.game
-        assert game is not None
-        first_seq = state.last_seq + 1
-        try:
-            for event in events:  # optimistic: a failed commit drops the cached state
-                plugin.apply(state.game_state, event)
-            over = plugin.is_over(state.game_state)
-            totals = plugin.totals(state.game_state) if over else None
-            await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
-                                   totals, now)
-        except BaseException:
-            self._rooms.pop(state.code, None)
-            raise
-        version = state.version = state.version + 1
-        state.last_seq = first_seq + len(events) - 1
-        state.remember_action(action_id, version)
-        if totals is not None:
-            game.status, game.totals, state.status = "finished", totals, "finished"
-            log.info("game_finished", room=state.code, game=game.id, totals=totals)
-        self.timers.arm(state)
-        return version
+        return await self.game.decide(state, seat, message, action_id, takeover)
 
     # ----- timers ----------------------------------------------------------------------------
 
@@ -289,7 +224,7 @@ class RoomService:
             try:
                 version = await self._due(state)
             except Conflict:
-                self._rooms.pop(code, None)
+                self._drop(code)
             if version is None and code in self._rooms:
                 self.timers.arm(self._rooms[code])
         if version is not None:
@@ -300,26 +235,21 @@ class RoomService:
         """Write what is due now in ``state``'s room; the new version, or None. Call locked."""
         now = self.clock()
         if state.status == "playing" and state.game_state is not None:
-            events = state.plugin.on_timer(state.game_state, self.table(state), now,
-                                           self.dice.for_room(state.code))
-            return await self._append(state, events, None) if events else None
+            return await self.game.due(state, now)
         handoff = self.timers.handoff(state, now)
         if handoff is None or handoff[0] > now:
             return None
         log.info("host_handed_over", room=state.code, host=handoff[1].player_id)
         return await self.actions.set_room(state, None, host_player_id=handoff[1].player_id)
 
-    def forget(self, code: str) -> bool:
-        """Release what this process keeps for room ``code`` (cached state, lock, timer);
-        False, keeping it, while an action holds its lock. The database is the truth: the
-        next visit rebuilds it."""
-        lock = self._locks.get(code)
-        if lock is not None and lock.locked():
-            return False
-        self._rooms.pop(code, None)
-        self._locks.pop(code, None)
-        self.timers.forget(code)
-        return True
+    async def play_out(self, code: str) -> int:
+        """Test settings only (the ``/_test/rooms/<code>/finish`` route): play the running game
+        of room ``code`` to its end as the server plays for away players
+        (``GameActions.play_out``). Returns the new version; raises ``RoomError``."""
+        async with self.lock(code):
+            version = await self.game.play_out(await self._fresh(code))
+        await self.publish(code, version)
+        return version
 
     def close(self) -> None:
         """Cancel every timer (shutdown)."""

@@ -16,11 +16,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc
 from app.players.names import name_key
+from app.rooms.bots.identity import PREFIX as BOT_PREFIX
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
 from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
+TABLE_PLAYER_PREFIX = "table-"
+"""Player ids of seats without a device (docs/rules.md, "Table mode"; ``app.rooms.table_seats``)."""
 RECENT_ACTIONS = 2048
 
 
@@ -38,11 +41,22 @@ class SeatInfo:
     label: str = ""
     ready: bool = False
 
+    @property
+    def bot(self) -> bool:
+        """True when a bot sits here (docs/rules.md, "Bots")."""
+        return self.player_id.startswith(BOT_PREFIX)
+
+    @property
+    def table_seat(self) -> bool:
+        """True for a seat without a device of its own, played from the host's (pass and
+        play; docs/rules.md, "Table mode")."""
+        return self.player_id.startswith(TABLE_PLAYER_PREFIX)
+
 
 @dataclass
 class GameInfo:
-    """One game of the room: number, options, table order, status, final totals and when it
-    started (UTC)."""
+    """One game of the room: number, options, table order, status, final totals, when it
+    started (UTC) and the seats that set a personal best with it (``records``)."""
 
     id: int
     number: int
@@ -52,6 +66,7 @@ class GameInfo:
     status: str
     totals: dict[int, int]
     started_at: datetime | None = None
+    records: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -78,6 +93,7 @@ class RoomState:
     # per seat when the server acts for it while away, and the host hand-over.
     away_due: dict[int, datetime] = field(default_factory=dict)
     host_handoff: tuple[datetime, SeatInfo] | None = None
+    taken_over: set[int] = field(default_factory=set)  # seats a bot plays for (rooms/bots)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -170,7 +186,7 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
         games=[
             GameInfo(g.id, g.number, g.kind, dict(g.options), list(g.seat_ids), g.status,
                      {int(k): v for k, v in (g.result or {}).get("totals", {}).items()},
-                     as_utc(g.started_at))
+                     as_utc(g.started_at), list((g.result or {}).get("records", [])))
             for g in games
         ],
     )

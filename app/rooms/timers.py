@@ -12,9 +12,11 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from app.clock import as_utc
+from app.rooms.bots.control import BotControl
 from app.rooms.games.base import Table
 from app.rooms.rules import host_handoff
 from app.rooms.state import RoomState, SeatInfo
+from app.rooms.table_seats import present_seats
 
 Presence = Callable[[str], frozenset[str]]
 AwaySince = Callable[[str], dict[str, datetime]]
@@ -34,16 +36,23 @@ class RoomTimers:
         self.presence = presence
         self.fire = fire
         self._handles: dict[str, asyncio.TimerHandle] = {}
+        self.bots: BotControl | None = None  # set when bots play in rooms (app/rooms/bots)
+        self.watch: Callable[[RoomState], None] = lambda state: None  # after every arm
         self._watching: dict[str, datetime] = {}
 
     def table(self, state: RoomState) -> Table:
         """The plug-in's view of the table: seat order, who is online, since when each away
-        seat has been away, and since when this process watches the room."""
+        seat has been away, and since when this process watches the room (with bots, bot
+        seats count as online, and all seats do while bots take over: ``BotControl.adjust``)."""
+        table = self._presence_table(state)
+        return self.bots.adjust(state, table) if self.bots else table
+
+    def _presence_table(self, state: RoomState) -> Table:
         online, away_since = self.presence()
         here, away = online(state.code), away_since(state.code)
         return Table(
             seat_ids=state.game.seat_ids if state.game else [],
-            online=frozenset(s.id for s in state.seats if s.player_id in here),
+            online=frozenset(present_seats(state, here)),
             away_since={s.id: away[s.player_id] for s in state.seats if s.player_id in away},
             started_at=state.game.started_at if state.game else None,
             watching_since=self._watching.setdefault(state.code, self.clock()),
@@ -66,6 +75,9 @@ class RoomTimers:
         if state.status == "playing" and state.game_state is not None:
             state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
             dues.append(state.plugin.deadline(state.game_state, table, now))
+        if self.bots:
+            dues.append(self.bots.mark(state, self._presence_table(state), now))
+            self.watch(state)
         state.host_handoff = self.handoff(state, now)
         if state.host_handoff:
             dues.append(state.host_handoff[0])

@@ -55,6 +55,12 @@ def relevant_house_rules(ruleset: str) -> tuple[str, ...]:
     return tuple(key for key in DEFAULT_HOUSE if not absent.get(key, False))
 
 
+def room_house_rules(ruleset: str, options: Mapping[str, object]) -> dict[str, bool]:
+    """The house-rule keywords of a room's options that change this ruleset's game (see
+    relevant_house_rules); options missing a switch keep the default."""
+    return {key: bool(options[key]) for key in relevant_house_rules(ruleset) if key in options}
+
+
 def table_name(ruleset: str, **house: bool) -> str:
     """File stem for a game: 'kniffel', 'kitkniff+no_joker+five_alike_full_house' (the
     relevant house rules that differ from the defaults, in HouseRules order). Raises as
@@ -158,6 +164,13 @@ class StrategyTables:
             if strategy is None:
                 self._start_build(name, ruleset, house)
             return strategy
+
+    def for_options(self, ruleset: str, options: Mapping[str, object]) -> Strategy | None:
+        """The strategy for a room's game: ``ruleset`` (a RULESETS name) and the room's options
+        (the house-rule switches ``joker``, ``five_alike_full_house``, ``extra_bonus`` are taken
+        from it where the ruleset has them; other options are ignored). None while building,
+        as ``get``."""
+        return self.get(ruleset, **room_house_rules(ruleset, options))
 
     def status(self, ruleset: str, **house: bool) -> Status:
         """'ready' (loaded or on disk and current), 'building' (here or in another process),

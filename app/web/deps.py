@@ -1,5 +1,6 @@
 """Request dependencies as ``Annotated`` aliases: settings, database session, guest identity,
-and the app's services (the room service, the live hub, the rendered-parts cache), for HTTP
+and the app's services (the room service, the live hub, the rendered-parts cache, the
+strategy tables and the game reviews), for HTTP
 routes and the room socket alike."""
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from starlette.requests import HTTPConnection
 
 from app.live.hub import Hub
 from app.players.service import get_player
+from app.review.service import Reviews
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.db import Database
 from app.store.models import Player
+from app.strategy.tables import StrategyTables
 from app.web.room_view import PartCache
 
 SESSION_PLAYER_KEY = "pid"
@@ -96,10 +99,24 @@ def get_parts(conn: HTTPConnection) -> PartCache:
     return parts
 
 
+def get_strategy(conn: HTTPConnection) -> StrategyTables:
+    """The app's Kniffel strategy tables (built in the background on first use)."""
+    strategy: StrategyTables = conn.app.state.strategy
+    return strategy
+
+
+def get_reviews(conn: HTTPConnection) -> Reviews:
+    """The app's game analyses and hints (app/review)."""
+    reviews: Reviews = conn.app.state.reviews
+    return reviews
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 RoomsDep = Annotated[RoomService, Depends(get_rooms)]
 HubDep = Annotated[Hub, Depends(get_hub)]
 PartsDep = Annotated[PartCache, Depends(get_parts)]
+StrategyDep = Annotated[StrategyTables, Depends(get_strategy)]
+ReviewsDep = Annotated[Reviews, Depends(get_reviews)]
 DbDep = Annotated[Database, Depends(get_db)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 GuestId = Annotated[str, Depends(get_guest_id)]

@@ -12,6 +12,8 @@ from app.i18n import gettext as _
 from app.players.names import InvalidName, clean_name
 from app.players.service import save_name
 from app.rooms.games import GAMES
+from app.rooms.listing import rooms_of
+from app.store.models import Player
 from app.web.deps import CurrentPlayer, GuestId, SessionDep
 from app.web.safety import safe_next
 from app.web.templating import templates
@@ -30,11 +32,25 @@ def name_error_message(code: str) -> str:
     }.get(code, _("This name cannot be used."))
 
 
+def seat_name(name: str, player: Player | None) -> tuple[str, str | None]:
+    """The name a form seats its visitor under: ``name`` as typed, else the guest's saved
+    name, cleaned (``clean_name``). Returns ``(cleaned, None)``, or ``("", message)`` with
+    the visitor-facing reason (``name_error_message``) for a name that cannot be used."""
+    try:
+        return clean_name(name or ((player.name or "") if player else "")), None
+    except InvalidName as exc:
+        return "", name_error_message(exc.code)
+
+
 @router.get("/", response_class=HTMLResponse, name="home")
-async def home(request: Request, player: CurrentPlayer) -> Response:
-    """The home page: new room, Knikkers, leaderboards."""
-    return templates.TemplateResponse(request, "home.html",
-                                      {"player": player, "games": list(GAMES)})
+async def home(request: Request, player: CurrentPlayer, session: SessionDep,
+               guest_id: GuestId) -> Response:
+    """The home page: the guest's rooms that are still open, new room, play alone, Knikkers,
+    leaderboards, your games."""
+    return templates.TemplateResponse(request, "home.html", {
+        "player": player, "games": list(GAMES),
+        "solo_games": [kind for kind, plugin in GAMES.items() if plugin.reviewable],
+        "my_rooms": await rooms_of(session, guest_id)})
 
 
 @router.get("/name", response_class=HTMLResponse, name="name_form")

@@ -15,6 +15,7 @@ from app.i18n import current_language, use_language
 from app.rooms.games.base import Part
 from app.rooms.rules import page_basis
 from app.rooms.state import RoomState
+from app.rooms.table_seats import present_seats, proxy_seat
 from app.web.templating import render_block, templates
 
 
@@ -26,7 +27,7 @@ def ranking(totals: dict[int, int]) -> list[tuple[int, int, int]]:
 
 
 ROOM_PARTS = "rooms/_parts.html"
-ROOM_PART_IDS = frozenset({"live-version", "seats"})
+ROOM_PART_IDS = frozenset({"live-version", "seats", "acting-for"})
 _MODULES: dict[str, Any] = {}  # parts templates' macros (compiled templates), loaded once
 
 
@@ -82,8 +83,13 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     game = state.game
     plugin = state.plugin
     view: dict[str, Any] | None = None
+    proxy = None  # the table seat the host's device fills in for now (pass and play)
     if game is not None and state.game_state is not None:
-        view = plugin.view(state.game_state, viewer.id if viewer else None)
+        awaiting = getattr(plugin, "awaiting", None)  # optional: games with turns
+        if awaiting is not None and state.status == "playing":
+            proxy = proxy_seat(state, viewer, awaiting(state.game_state))
+        view = plugin.view(state.game_state, proxy or (viewer.id if viewer else None))
+        view["room_code"] = state.code  # for links and requests a game's parts make
     labels = {s.id: s.label for s in state.seats}
     match = state.match_games()
     finished = [g for g in match if g.status == "finished"]
@@ -98,7 +104,8 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     match_size = game.options.get("match", 1) if game else state.options.get("match", 1)
     is_host = viewer is not None and player_id == state.host_player_id
     viewer_id = viewer.id if viewer else None
-    online_seats = {s.id for s in state.seats if s.player_id in online}
+    sheet_seat = proxy or viewer_id  # whose sheet this page fills
+    online_seats = present_seats(state, online) | {s.id for s in state.seats if s.bot}
     seats = state.active_seats
     away_due = {seat: _epoch_ms(due) for seat, due in state.away_due.items()}
     handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
@@ -109,11 +116,13 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         Part("seats", ("seats", tuple((s.id, s.label, s.player_id == state.host_player_id,
                                        s.id in online_seats, s.ready) for s in seats),
                        viewer_id, is_host, state.status, tuple(sorted(away_due.items())),
-                       handoff),
+                       handoff, tuple(sorted(state.taken_over))),
              "seats_list", (seats, state.host_player_id, viewer_id, is_host, online_seats,
-                            state.status, away_due, handoff)),
+                            state.status, away_due, handoff, state.taken_over)),
+        Part("acting-for", ("acting-for", proxy, labels.get(proxy) if proxy else None),
+             "acting_for", (proxy, labels.get(proxy) if proxy else None)),
     ]
-    game_parts = plugin.parts(view, viewer_id, labels) if view is not None else None
+    game_parts = plugin.parts(view, sheet_seat, labels) if view is not None else None
     code = state.code
 
     def part_html(part: Part) -> str:
@@ -126,6 +135,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "room_parts": room_parts,
         "game_parts": game_parts,
         "viewer": viewer,
+        "sheet_seat": sheet_seat,
         "is_host": is_host,
         "online_seats": online_seats,
         "labels": labels,
@@ -158,6 +168,7 @@ def _layout(context: dict) -> Hashable | None:
         return None
     game, viewer, former = context["game"], context["viewer"], context["former_seat"]
     return (state.status, game.id, game.status, viewer.id if viewer else None,
+            context["sheet_seat"],
             tuple(s.status for s in state.seats),
             former.status if former else None, state.is_full,
             context["previous"].id if context["previous"] else None, context["match_size"],
@@ -189,6 +200,37 @@ def render_update(state: RoomState, player_id: str | None, lang: str, online: fr
             return render_block("rooms/room.html", "live", **context), now
         part_html = context["part_html"]
         return "".join(part_html(p) for p in shown if have.keys.get(p.id) != p.key), now
+
+
+PRESENCE_PARTS = ("seats",)
+"""Room parts that show who is online (with the away countdowns): they can change without a
+new room version, so a page is sent them again when its socket says hello."""
+
+
+class RoomRenderer:
+    """The hub's renderer (``app.live.delivery.Renderer``): room states as each viewer's
+    fragments, each part rendered once per key and language in the app's ``parts``."""
+
+    def __init__(self, parts: PartCache) -> None:
+        self.parts = parts
+
+    def update(self, state: RoomState, player_id: str, lang: str, online: frozenset[str],
+               have: Delivered | None = None) -> tuple[str, Delivered | None]:
+        """``render_update`` with the app's part cache."""
+        return render_update(state, player_id, lang, online, have, parts=self.parts)
+
+    def refresh(self, state: RoomState, player_id: str, lang: str,
+                online: frozenset[str]) -> tuple[str, Delivered | None]:
+        """What a page that was served showing ``state`` receives when its socket says hello:
+        the parts that show presence (``PRESENCE_PARTS``: who is online and the away
+        countdowns, its own player coming back included), or the whole live area where it
+        has no separate parts. Returns ``(html, delivered)`` as ``render_update``."""
+        _, shown = render_update(state, player_id, lang, online, None, html=False,
+                                 parts=self.parts)
+        if shown is not None:
+            for part_id in PRESENCE_PARTS:
+                shown.keys[part_id] = None
+        return self.update(state, player_id, lang, online, shown)
 
 
 def render_error(code: str, message: str, action_id: str | None = None) -> str:

@@ -5,24 +5,27 @@ from __future__ import annotations
 from typing import Annotated
 
 import segno
-from fastapi import APIRouter, Body, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, BackgroundTasks, Body, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from app.errors import KnobelError
 from app.i18n import gettext as _
-from app.players.names import InvalidName, clean_name
+from app.players.service import get_player
 from app.rooms.codes import is_code
-from app.rooms.errors import RoomError
 from app.rooms.games import GAMES
 from app.rooms.state import RoomState
 from app.web.deps import (
     CurrentPlayer,
     GuestId,
+    ReviewsDep,
+    get_db,
     get_hub,
     get_parts,
     get_rooms,
+    guest_id_from_session,
     require_test_routes,
 )
-from app.web.pages import name_error_message
+from app.web.pages import seat_name
 from app.web.room_view import live_context
 from app.web.templating import templates
 
@@ -57,6 +60,16 @@ def _gone(request: Request, player, reason: str, message: str, state: RoomState 
     )
 
 
+async def refused_page(request: Request, exc: KnobelError) -> Response:
+    """The browser's answer to a refused room request (``app.web.errors``): the room's "why
+    not" page (``rooms/gone.html``) with the reason and the error's status."""
+    code = request.path_params.get("code", "")
+    state = await get_rooms(request).snapshot(code) if is_code(code) else None
+    async with get_db(request).sessionmaker() as session:
+        player = await get_player(session, guest_id_from_session(request.session))
+    return _gone(request, player, exc.code, exc.message, state, status=exc.status)
+
+
 @router.get("/rooms/new", response_class=HTMLResponse, name="new_room_form")
 async def new_room_form(request: Request, player: CurrentPlayer) -> Response:
     """The new-room form (also on the home page)."""
@@ -76,14 +89,9 @@ async def create_room(
     name: Annotated[str, Form(max_length=200)] = "",
 ):
     """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it."""
-    error = None
+    cleaned, error = seat_name(name, player)
     if game not in GAMES:
         error = _("Unknown game.")
-    else:
-        try:
-            cleaned = clean_name(name or ((player.name or "") if player else "") or "")
-        except InvalidName as exc:
-            error = name_error_message(exc.code)
     if error:
         return templates.TemplateResponse(
             request, "rooms/new.html",
@@ -94,15 +102,51 @@ async def create_room(
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
+SOLO_GAMES = [kind for kind, plugin in GAMES.items() if plugin.reviewable]
+"""The games offered to play alone, with hints and the analysis (docs/rules.md, "Solo
+practice")."""
+
+
+@router.post("/play-alone", name="play_alone")
+async def play_alone(
+    request: Request,
+    player: CurrentPlayer,
+    guest_id: GuestId,
+    game: Annotated[str, Form(max_length=16)] = "kniffel",
+    name: Annotated[str, Form(max_length=200)] = "",
+):
+    """A room of ``game`` for the visitor alone (seated as ``name``), hints on, started at
+    once; the room page follows. A bad game or name re-shows the home page's form (422)."""
+    cleaned, error = seat_name(name, player)
+    if game not in SOLO_GAMES:
+        error = _("Unknown game.")
+    if error:
+        return templates.TemplateResponse(
+            request, "home.html",
+            {"player": player, "games": list(GAMES), "solo_games": SOLO_GAMES,
+             "solo_error": error, "solo_value": name}, status_code=422)
+    request.app.state.limits.hit("create_room", request)
+    rooms = get_rooms(request)
+    code = await rooms.create_room(guest_id, cleaned, game, {"hints": "true"}, solo=True)
+    await rooms.start_now(code, guest_id)
+    return RedirectResponse(f"/r/{code}", status_code=303)
+
+
 @router.get("/r/{code}", response_class=HTMLResponse, name="room_page")
 async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
+                    reviews: ReviewsDep, background: BackgroundTasks,
                     watch: bool = False, join: bool = False) -> Response:
     """The room: for a seated player the table; otherwise a way in (take a seat or watch),
-    or the reason the link no longer works."""
+    or the reason the link no longer works. For a game with hints and an analysis, the
+    strategy table it needs starts building (after the response) if it is not there yet."""
     if (state := await _lookup(request, code)) is None:
         return _gone(request, player, "unknown", _("This room does not exist."), status=404)
+    if state.plugin.reviewable:
+        background.add_task(reviews.ready, state.kind, state.options)
     seat = state.seat_of(guest_id)
     if seat is None and not watch:
+        if state.options.get("solo"):
+            return _gone(request, player, "solo", _("This is a game for one player."), state)
         if state.is_full:
             return _gone(request, player, "full", _("This room is full."), state)
         if state.status == "playing":
@@ -119,7 +163,9 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     context.update({
         "player": player,
         "share_url": share_url,
-        "qr_svg": segno.make(share_url, error="m").svg_inline(scale=4, dark="#000", light="#fff"),
+        # omitsize: a viewBox only, so the code scales into its box instead of being cut off
+        "qr_svg": segno.make(share_url, error="m").svg_inline(scale=4, dark="#000",
+                                                              light="#fff", omitsize=True),
     })
     return templates.TemplateResponse(request, "rooms/room.html", context)
 
@@ -130,17 +176,12 @@ async def join_room(request: Request, code: str, player: CurrentPlayer, guest_id
     """Take a seat as ``name``; a bad name or a closed room says why (4xx)."""
     state = await _room_or_404(request, code)
     request.app.state.limits.hit("join", request)
-    try:
-        cleaned = clean_name(name)
-    except InvalidName as exc:
+    cleaned, error = seat_name(name, None)
+    if error:
         return templates.TemplateResponse(
             request, "rooms/join.html",
-            {"player": player, "room": state, "value": name,
-             "error": name_error_message(exc.code)}, status_code=422)
-    try:
-        await get_rooms(request).join(code, guest_id, cleaned)
-    except RoomError as exc:
-        return _gone(request, player, exc.code, _(exc.message), state, status=exc.status)
+            {"player": player, "room": state, "value": name, "error": error}, status_code=422)
+    await get_rooms(request).join(code, guest_id, cleaned)  # RoomError: refused_page
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
@@ -157,9 +198,11 @@ async def room_state(request: Request, code: str) -> JSONResponse:
         "version": state.version, "options": state.options,
         "host_seat": state.host_seat.id if state.host_seat else None,
         "seats": [{"id": s.id, "name": s.name, "label": s.label, "position": s.position,
-                   "status": s.status, "ready": s.ready} for s in state.seats],
+                   "status": s.status, "ready": s.ready, "table_seat": s.table_seat}
+                  for s in state.seats],
         "games": [{"number": g.number, "status": g.status, "seat_ids": g.seat_ids,
-                   "totals": {str(k): v for k, v in g.totals.items()}} for g in state.games],
+                   "totals": {str(k): v for k, v in g.totals.items()},
+                   "records": g.records} for g in state.games],
         "current": state.plugin.public(state.game_state) if game and state.game_state else None,
     }
     return JSONResponse(body)
@@ -176,3 +219,13 @@ async def load_dice(request: Request, code: str, faces: Annotated[list[int], Bod
     except ValueError as exc:
         raise HTTPException(400, detail=str(exc)) from exc
     return {"queued": len(faces)}
+
+
+@router.post("/_test/rooms/{code}/finish", include_in_schema=False,
+             dependencies=[Depends(require_test_routes)])
+async def finish_game(request: Request, code: str):
+    """Test settings only (``Settings.test_routes``, else 404): play the running game of room
+    ``code`` to its end as the server plays for away players (``RoomService.play_out``)."""
+    await _room_or_404(request, code)
+    version = await request.app.state.rooms.play_out(code)  # RoomError: the one handler
+    return {"version": version}

@@ -1,17 +1,18 @@
 """Jinja2 templates (with jinja2-fragments, so a page and its live fragments share blocks).
 
 Visible text goes through gettext in the templates (``{% trans %}`` / ``_()``), translated into
-the language current when rendering (see ``app.i18n``).
+the language current when rendering (see ``app.i18n``); every printed number and date goes
+through the ``number``, ``decimal``, ``date`` and ``datetime`` filters (``app.i18n.format_*``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from babel.numbers import format_decimal
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import i18n
+from app.rooms.bots.identity import GAMES as BOT_GAMES
 from app.rooms.games import GAMES
 from app.settings import ROOT
 from app.web import labels
@@ -28,10 +29,16 @@ def make_templates() -> Jinja2Blocks:
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
     env.globals["game_label"] = labels.game_label
+    env.globals["bot_games"] = lambda: BOT_GAMES  # the games bots play (app/rooms/bots)
     for game in GAMES.values():  # each game's own helpers (box names, grid cells...)
         env.globals.update(game.template_globals())
-    env.globals["decimal"] = lambda number: format_decimal(
-        number, format="#,##0.0", locale=i18n.current_language())
+    # Every number and date a page prints goes through these (the page's language, Babel):
+    # {{ score|number }}, {{ average|decimal }}, {{ day|date }}, {{ finished_at|datetime }}.
+    env.filters["number"] = i18n.format_number
+    env.filters["decimal"] = i18n.format_decimal
+    env.filters["date"] = i18n.format_date
+    env.filters["datetime"] = i18n.format_datetime
+    env.globals["decimal"] = i18n.format_decimal
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]
     return templates
 

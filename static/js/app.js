@@ -85,9 +85,16 @@
     });
     params.action_id = newId();
     params.version = liveVersion();
+    // Pass and play: a game action sent while the page fills in for a seat without a phone
+    // names that seat (the server allows it from the host's device only).
+    var acting = document.querySelector("#acting-for[data-acting-seat]");
+    var elt0 = e.target;
+    if (acting && elt0 && elt0.closest && elt0.closest("#live [data-game]") && !("seat" in params)) {
+      params.seat = parseInt(acting.getAttribute("data-acting-seat"), 10);
+    }
     e.detail.headers = null; // the server ignores them; keep messages small
     var elt = e.target;
-    if (elt && elt.matches && elt.matches("[data-cell], [data-action=roll], [data-box]")) {
+    if (elt && elt.matches && elt.matches("[data-cell], [data-action=roll], [data-box], [data-enter-sum], [data-action=enter-dice]")) {
       document.body.classList.add("sending");
     }
   });
@@ -103,6 +110,63 @@
   document.addEventListener("htmx:wsClose", function () {
     document.body.classList.add("offline");
     document.body.classList.remove("online", "sending");
+  });
+
+  // Keyboard players keep their place: a live update replaces the part holding the focused
+  // control (a die, a box, a cell, Roll); afterwards the same control, or else the first
+  // control of the same part, gets the focus back instead of the page's start.
+  var FOCUS_KEYS = ["data-die", "data-box", "data-cell", "data-action"];
+  var focusKey = null;
+  function keyOf(el) {
+    if (!el || el === document.body || !el.closest("#live")) return null;
+    for (var i = 0; i < FOCUS_KEYS.length; i++) {
+      var name = FOCUS_KEYS[i];
+      if (el.hasAttribute(name)) {
+        var sel = "[" + name + '="' + el.getAttribute(name) + '"]';
+        if (el.hasAttribute("data-column")) sel += '[data-column="' + el.getAttribute("data-column") + '"]';
+        return { sel: sel, part: el.closest("#live [id]") && el.closest("#live [id]").id };
+      }
+    }
+    var part = el.closest("#live [id]");
+    return { sel: el.id ? "#" + el.id : null, part: part && part.id };
+  }
+  // When neither is left (Roll gone after rolling, a hint opened), the next thing to play:
+  // an open cell, a die or box on offer, or another action of the game area.
+  var PLAYABLE = "button[data-cell]:not([disabled]), button[data-box]:not([disabled]), " +
+                 "button[data-die]:not([disabled]), button[data-action]:not([disabled])";
+  function remember() { focusKey = keyOf(document.activeElement); }
+  function restore() {
+    var key = focusKey;
+    focusKey = null;
+    var active = document.activeElement;
+    if (!key || (active && active !== document.body && document.contains(active))) return;
+    var live = document.getElementById("live");
+    var target = key.sel && live && live.querySelector(key.sel + ":not([disabled])");
+    if (!target && key.part) {
+      var part = document.getElementById(key.part);
+      target = part && part.querySelector("button:not([disabled]), [href], [tabindex='0']");
+    }
+    if (!target && live) target = live.querySelector(PLAYABLE);
+    if (target) target.focus({ preventScroll: true, focusVisible: true });
+  }
+  document.addEventListener("htmx:wsBeforeMessage", remember);
+  document.addEventListener("htmx:wsAfterMessage", restore);
+  document.addEventListener("htmx:beforeSwap", remember);
+  document.addEventListener("htmx:afterSettle", restore);
+
+  // Arrow keys move between the open cells of a sheet (role=grid; Tab reaches them too).
+  var STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  document.addEventListener("keydown", function (e) {
+    var step = STEPS[e.key];
+    var from = step && e.target.closest && e.target.closest("#live [role=grid] button[data-cell]");
+    if (!from) return;
+    var grid = from.closest("[role=grid]");
+    var rc = from.getAttribute("data-cell").split(",").map(Number);
+    for (var n = 1; n < 10; n++) {
+      var next = grid.querySelector('button[data-cell="' + (rc[0] + step[0] * n) + "," +
+                                    (rc[1] + step[1] * n) + '"]');
+      if (next) { next.focus(); e.preventDefault(); return; }
+    }
   });
 
   // Dice roll animation: only when a new roll arrives, not on every update.
@@ -144,12 +208,15 @@
   });
 
   // Timers: count down to data-deadline (epoch ms, set by the server); data-deadline-text
-  // is the translated sentence with {s} for the seconds left.
+  // is the translated sentence with {s} for the seconds left, or {mm:ss} for them as
+  // minutes and seconds (long timers).
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((+el.getAttribute("data-deadline") - Date.now()) / 1000));
       var text = el.getAttribute("data-deadline-text");
-      el.textContent = text ? text.replace("{s}", left) : "⏱ " + left + " s";
+      var mmss = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      var out = el.querySelector("[data-timer-text]") || el;  // keep the icon beside it
+      out.textContent = text ? text.replace("{s}", left).replace("{mm:ss}", mmss) : left + " s";
       el.classList.toggle("urgent", left <= 5);
     });
   }
@@ -167,6 +234,11 @@
       if (share) share.open = false;
     }
     if (status) lastStatus = status;
+  });
+
+  // Print the finished game's sheets (print stylesheet in rooms.css).
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("[data-action=print]")) window.print();
   });
 
   // Copy and share the room link.
@@ -193,6 +265,23 @@
                         url: share.getAttribute("data-share") }).catch(function () {});
     }
   });
+
+  // Hints (Kniffel family): outline the dice the hint keeps and mark its box. The hint area
+  // says which (data-keep-dice, data-hint-box); the dice and the sheet are re-rendered on
+  // their own, so the marks are laid on again after every update. Nothing is clicked.
+  function markHint() {
+    var area = document.querySelector("#live #kniffel-hint[data-hint-state=shown]");
+    var keep = area ? (area.getAttribute("data-keep-dice") || "").split(",") : [];
+    var box = area ? area.getAttribute("data-hint-box") : null;
+    document.querySelectorAll("#live [data-die]").forEach(function (die) {
+      die.classList.toggle("hint-keep", keep.indexOf(die.getAttribute("data-die")) >= 0);
+    });
+    document.querySelectorAll("#live .offer [data-box]").forEach(function (el) {
+      el.closest(".offer").classList.toggle("hint-box", el.getAttribute("data-box") === box);
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", markHint);
+  document.addEventListener("htmx:afterSettle", markHint);
 
   document.addEventListener("DOMContentLoaded", function () {
     if (navigator.share) {

@@ -108,7 +108,8 @@
     if (cleared.length && points && points !== "0") {
       var label = document.createElement("div");
       label.className = "kn-points";
-      label.textContent = "+" + points;
+      // grouped for the page's language, like the server's numbers (12.345 / 12,345)
+      label.textContent = "+" + new Intl.NumberFormat(document.documentElement.lang).format(+points);
       label.style.left = sx / cleared.length + "px";
       label.style.top = sy / cleared.length + "px";
       board.appendChild(label);
@@ -190,7 +191,30 @@
   document.addEventListener("click", function (e) {
     var el = e.target.closest && e.target.closest("#kn-game button[data-cell]");
     if (el) { e.preventDefault(); onCell(el); }
+    var show = e.target.closest && e.target.closest("#kn-game [data-action=show-result]");
+    var over = show && document.querySelector("#kn-game dialog[data-game-over]");
+    if (over) {
+      over.show();
+      showResultButton();
+      var first = over.querySelector("[autofocus]");
+      if (first) { first.focus(); }
+    }
   });
+
+  // The end dialog can be closed (its button, Esc) to look at the final board; "Show the
+  // result" in the tools opens it again.
+  function showResultButton() {
+    var over = document.querySelector("#kn-game dialog[data-game-over]");
+    var show = document.querySelector("#kn-game [data-action=show-result]");
+    if (!over || !show) { return; }
+    show.hidden = over.open;
+    if (!over.hasAttribute("data-watched")) {
+      over.setAttribute("data-watched", "");
+      over.addEventListener("close", function () { showResultButton(); show.focus(); });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", showResultButton);
+  document.addEventListener("htmx:afterSettle", showResultButton);
 
   var ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   document.addEventListener("keydown", function (e) {
@@ -211,6 +235,9 @@
         if (undo && !undo.disabled) { hadFocus = !!inBoard; undo.click(); e.preventDefault(); }
       } else if (e.key === "Escape" && selected) {
         setSelected(null);
+      } else if (e.key === "Escape") {
+        var over = g.querySelector("dialog[data-game-over][open]");
+        if (over) { over.close(); e.preventDefault(); }
       }
       return;
     }

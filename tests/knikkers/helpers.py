@@ -175,16 +175,16 @@ async def record_result(
 ) -> int:
     """Store one finished game with ``score`` through the ranking write path (no replay: for
     leaderboard arithmetic only). Creates the player when missing. Returns the game id."""
+    result = {"score": score, "moves": 10, "lines": score // 10}
     async with db.sessionmaker() as session:
         if await session.get(Player, player_id) is None:
             session.add(Player(id=player_id, name=name, knikkers_variant=variant))
             await session.flush()
         row = GameRow(kind="knikkers", player_id=player_id, options={"min_line": variant},
                       seat_ids=[], seed=0, status="finished", started_at=finished_at,
-                      finished_at=finished_at, result={"score": score})
+                      finished_at=finished_at, result=result)
         session.add(row)
         await session.flush()
-        result = {"score": score, "moves": 10, "lines": score // 10}
         session.add(KnikkersScore(game_id=row.id, player_id=player_id, variant=variant,
                                   daily=daily, score=score, moves=10, lines=score // 10,
                                   finished_at=finished_at, duration_s=60))

@@ -13,6 +13,7 @@ from tests.knikkers.helpers import (
     engine_view,
     finish,
     move,
+    play_to_end,
     player_of,
     ranks,
     seed_of,
@@ -118,8 +119,9 @@ def test_the_replay_viewer_steps_through_the_log(client) -> None:
     a = choose(engine_view(s))
     move(client, game_id, *a)
     undo(client, game_id)
-    final = finish(client, game_id)
-    steps = final["version"]
+    final, played = play_to_end(client, game_id)
+    steps = final["moves"]  # the undone move and its undo are no steps of the replay
+    assert steps == len(played) < final["version"]
     assert client.get(f"/knikkers/games/{game_id}/replay").status_code == 200
     start_page = client.get(f"/knikkers/games/{game_id}/replay?step=0").text
     assert len(re.findall(r'data-colour="', start_page)) == 5
@@ -129,8 +131,9 @@ def test_the_replay_viewer_steps_through_the_log(client) -> None:
         for c in range(9):
             colour = final["board"][r][c]
             assert f'data-cell="{r},{c}" data-colour="{colour}"' in end_page
+    assert f'data-steps="{steps}"' in end_page and f"{steps} / {steps}" in end_page
     one = client.get(f"/knikkers/games/{game_id}/replay?step=1").text
-    after_one = Game.replay(2, 4, [("move", *a)])
+    after_one = Game.replay(2, 4, [("move", *played[0])])
     assert len(re.findall(r'data-colour="', one)) == sum(
         v is not None for row in after_one.board for v in row)
     assert 'rel="next"' in one and 'rel="prev"' in one

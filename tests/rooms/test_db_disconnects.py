@@ -192,7 +192,7 @@ async def test_the_last_action_whose_commit_reply_was_lost_finishes_the_game_onc
         assert state.status == "finished"
         cur = state.plugin.public(state.game_state)
         totals = {seat: score_grid(grid).total for seat, grid in cur["sheets"].items()}
-        assert after["games"] == [("finished", {"totals": totals})]
+        assert after["games"] == [("finished", {"totals": totals, "records": []})]
         service.close()
         await db.dispose()
 

@@ -51,6 +51,17 @@ async def test_a_room_busy_with_an_action_is_kept(settings) -> None:
     await db.dispose()
 
 
+async def test_codes_that_name_no_room_leave_nothing_behind(settings) -> None:
+    db = Database(settings.database_url)
+    service = RoomService(db, _publish, DiceSource())
+    for code in ("ABCDEF", "GHJKLM"):
+        assert await service.snapshot(code) is None
+        assert await service.current(code) is None
+    assert service._rooms == {} and service._locks == {}
+    service.close()
+    await db.dispose()
+
+
 def test_the_sweep_forgets_rooms_idle_long_enough_and_not_occupied_ones() -> None:
     now = [0.0]
     forgotten: list[str] = []

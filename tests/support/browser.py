@@ -85,3 +85,8 @@ def join(page, server, code: str, name: str) -> None:
     page.click("form[data-action=join] button[type=submit]")
     expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
     expect(page.locator("body")).to_have_class(ONLINE)
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """The number of pages of a PDF made by Chromium's ``page.pdf()``."""
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))

@@ -29,6 +29,7 @@ REFUSAL = "TEST_HOOKS must not be set in production"
 # method, path template, request body (form or JSON) and the answer with test settings
 TEST_ROUTES = {
     "/_test/rooms/{code}/dice": ("POST", {"json": {"faces": [6, 6]}}, 200),
+    "/_test/rooms/{code}/finish": ("POST", {}, 409),  # in the lobby: no game to play out
     "/knikkers/test/near-full": ("POST", {"data": {"free": "9", "seed": "1"}}, 303),
     "/knikkers/test/start": ("POST", {"data": {"seed": "1", "variant": "5"}}, 303),
 }

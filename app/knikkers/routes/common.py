@@ -11,6 +11,7 @@ from fastapi import HTTPException, Path, Request
 from app.clock import utcnow
 from app.knikkers import view
 from app.knikkers.variants import parse_variant, variant_label
+from app.web.errors import wants_json as wants_json  # shared with the Knikkers routes
 from app.web.templating import templates
 
 MAX_ID = 2**31 - 1  # games.id is a 32-bit integer column
@@ -60,8 +61,3 @@ def variant_or_404(value: str) -> int:
 def is_htmx(request: Request) -> bool:
     """True for an htmx request (it wants a fragment, not a page)."""
     return request.headers.get("hx-request") == "true"
-
-
-def wants_json(request: Request) -> bool:
-    """True when the client asked for JSON (scripts and tests)."""
-    return "application/json" in request.headers.get("accept", "")

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from app.clock import as_utc
+from app.errors import KnobelError
 from app.knikkers import disclosure, leaderboard, log, service, view
 from app.knikkers.routes.common import (
     GameId,
@@ -27,7 +28,14 @@ from app.knikkers.routes.common import (
 )
 from app.knikkers.variants import DEFAULT_VARIANT, variant_label
 from app.store.models import Player
-from app.web.deps import CurrentPlayer, GuestId, SessionDep, SettingsDep
+from app.web.deps import (
+    CurrentPlayer,
+    GuestId,
+    SessionDep,
+    SettingsDep,
+    get_db,
+    guest_id_from_session,
+)
 from app.web.safety import safe_next
 from app.web.templating import templates
 
@@ -171,15 +179,14 @@ async def undo(
 
 
 async def _perform(request: Request, session, game_id: int, guest_id: str, act):
-    """Run one move or undo: 404 for a game that is not the player's, the refusal page or
-    fragment for a refused action, else the accepted response."""
+    """Run one move or undo: 404 for a game that is not the player's, else the accepted
+    response; a refused action (``service.Refused``) is reported by ``app.web.errors`` (JSON,
+    or the board with the refusal: ``refused_page``)."""
     try:
         outcome = await act()
     except service.GameNotFound as exc:
         raise HTTPException(status_code=404) from exc
-    except service.Refused as refused:
-        return await _refused(request, session, game_id, guest_id, refused)
-    return await _accepted(request, session, outcome, guest_id)
+    return await _accepted(request, session, outcome, guest_id)  # Refused: refused_page
 
 
 @router.post("/knikkers/games/{game_id}/again", name="knikkers_again")
@@ -226,21 +233,15 @@ async def _accepted(
     return await render_game(request, session, outcome.loaded, guest_id, outcome=outcome)
 
 
-async def _refused(
-    request: Request,
-    session: SessionDep,
-    game_id: int,
-    guest_id: str,
-    refused: service.Refused,
-) -> Response:
-    if wants_json(request):
-        return JSONResponse(
-            {"error": refused.code, "message": refused.message}, status_code=refused.status
-        )
-    loaded = await _load_own(session, game_id, guest_id)
-    return await render_game(
-        request, session, loaded, guest_id, refused=refused, status=refused.status
-    )
+async def refused_page(request: Request, refused: KnobelError) -> Response:
+    """The browser's answer to a refused move or undo (``app.web.errors``): the board, or only
+    its ``game`` block for htmx, with the refusal shown and its status (409/422)."""
+    game_id = int(request.path_params["game_id"])
+    guest_id = guest_id_from_session(request.session)
+    async with get_db(request).sessionmaker() as session:
+        loaded = await _load_own(session, game_id, guest_id)
+        return await render_game(request, session, loaded, guest_id, refused=refused,
+                                 status=refused.status)
 
 
 def state_json(loaded: service.Loaded) -> dict:
@@ -262,7 +263,7 @@ async def render_game(
     guest_id: str,
     *,
     outcome: service.Outcome | None = None,
-    refused: service.Refused | None = None,
+    refused: KnobelError | None = None,
     status: int = 200,
 ) -> Response:
     """The game page, or only its ``game`` block for htmx."""

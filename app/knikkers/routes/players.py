@@ -1,5 +1,6 @@
 """The player page ``/players/<id>``: Knikkers statistics per variant with two SVG charts
-(scores over time, a histogram) and the latest games, each linked to its replay."""
+(scores over time, a histogram) and the latest games, each linked to its replay, and a link to
+the player's room games (``app.review.history``, ``/players/<id>/games``)."""
 
 from __future__ import annotations
 

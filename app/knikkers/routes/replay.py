@@ -1,9 +1,11 @@
 """The replay viewer: a finished game, move by move from its log, at a shareable link.
 
-``/knikkers/games/<id>/replay?step=<n>`` shows the position after the first ``n`` actions of the
-log (0 = the start), rebuilt by the engine from the seed (which the page never shows). A game
-still being played is a 404; a finished one its viewer may not watch yet (a daily game before
-its day is over, ``app.knikkers.disclosure``) is a 403 page saying when they can.
+``/knikkers/games/<id>/replay?step=<n>`` shows the position after the first ``n`` counted
+moves of the log (0 = the start; undone moves and their undos are left out, so there are as
+many steps as the game has moves), rebuilt by the engine from the seed (which the page never
+shows). A game still being played is a 404; a finished one its viewer may not watch yet (a
+daily game before its day is over, ``app.knikkers.disclosure``) is a 403 page saying when
+they can.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ async def replay(
     player: CurrentPlayer,
     step: int = 0,
 ):
-    """The position after ``step`` actions of finished game ``game_id``: 404 for no such game or
-    one still being played, 403 (``knikkers/replay_hidden.html``) while the viewer may not
+    """The position after ``step`` counted moves of finished game ``game_id``: 404 for no such
+    game or one still being played, 403 (``knikkers/replay_hidden.html``) while the viewer may not
     watch it yet."""
     row = await session.get(Game, game_id)
     if row is None or row.kind != "knikkers" or row.status != "finished":
@@ -43,7 +45,7 @@ async def replay(
              "variant": log.variant_of(row)},
             status_code=403,
         )
-    actions = await service.load_actions(session, game_id)
+    actions = log.counted_moves(await service.load_actions(session, game_id))
     step = max(0, min(step, len(actions)))
     game = log.rebuild(row, actions[:step])
     owner = await session.get(Player, row.player_id) if row.player_id else None

@@ -13,24 +13,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol
 
+from app.errors import N_, KnobelError
+
 Dice = Callable[[int], list[int]]
 """``dice(n)`` returns ``n`` faces 1..6 drawn by the server (or a test source)."""
 
 
-class ActionError(ValueError):
-    """An action that the rules refuse; ``code`` is a stable id, ``message`` a gettext msgid."""
+class ActionError(KnobelError):
+    """An action that the rules refuse (``app.errors.KnobelError``): ``code`` is a stable id,
+    ``message`` the reason (gettext msgid ``msgid``); reported over the socket, or as HTTP
+    ``status`` (409 unless given)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(code)
-        self.code = code
-        self.message = message
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(code, message, status)
 
 
-class OptionError(ValueError):
-    """A room option outside its allowed values (``field`` names it)."""
+class OptionError(ActionError):
+    """A room option outside its allowed values (``field`` names it); reported as
+    ``bad_option`` (HTTP 400)."""
 
     def __init__(self, field: str) -> None:
-        super().__init__(field)
+        super().__init__("bad_option", N_("That option is not available."), 400)
         self.field = field
 
 
@@ -109,6 +112,9 @@ class GamePlugin(Protocol):
     """The message types of its game actions (``decide`` gets only these)."""
     folder: str
     template: str
+    reviewable: bool
+    """True when a finished game has a move-by-move analysis and review page (Kniffel family:
+    ``app/review``)."""
 
     def default_options(self) -> dict[str, Any]:
         """The room options a new room starts with."""
@@ -161,4 +167,4 @@ class GamePlugin(Protocol):
               labels: dict[int, str]) -> list[Part]:
         """The running game's area as parts (macros of ``parts_template``), so a new version
         sends each viewer only the parts that changed for them (``view``: this plug-in's
-        ``view``; ``labels``: seat id -> display label)."""
+        ``view`` with ``room_code`` added by the room; ``labels``: seat id -> display label)."""

@@ -5,36 +5,31 @@ Rules: docs/rules.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) 
 (``KniffelGame("kniffel")`` ...). The state and its events are in ``kniffel_state``, the
 template context in ``view``.
 
-Timers: with the turn timer on (60 or 120 s) the server finishes a turn that ran out; with
-it off or on, a player on turn who is away (no open socket) for ``AWAY_GRACE`` has their
-turn finished too, so the table never hangs. "Finished" means: roll once if the player never
-rolled, then fill ``auto_box`` with the dice on the table; both events are marked ``auto``.
+Timers (the turn timer, away players): ``timers``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from app.engines.kniffel import DICE, RULESETS, auto_box
-from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
-from app.rooms.games.kniffel import labels
+from app.engines.kniffel import DICE, RULESETS
+from app.rooms.games.base import ActionError, Dice, Event, Part, Table
+from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
+from app.rooms.games.kniffel.entry import decide_entry
+from app.rooms.games.kniffel.options import TIMER_CHOICES, default_options, parse_options
 from app.rooms.games.kniffel.state import KniffelState, fold, rolled
-
-TIMER_CHOICES = (0, 60, 120)
-MAX_COLUMNS = 6  # seed 004, "Mehrere Spalten": a block has six columns
-AWAY_GRACE = timedelta(seconds=30)
-_TRUE = ("1", "true", "on", "yes")
-_FALSE = ("0", "false", "off", "no", "")
+from app.rooms.games.kniffel.timers import AWAY_GRACE
 
 
 class KniffelGame:
     """The Kniffel-family plug-in for one rule set (see ``base.GamePlugin``)."""
 
     folder = "kniffel"
-    actions = frozenset({"roll", "hold", "score"})
+    reviewable = True
+    actions = frozenset({"roll", "hold", "score", "enter"})
     template = "rooms/kniffel/game.html"
     parts_template = "rooms/kniffel/_parts.html"
 
@@ -48,36 +43,19 @@ class KniffelGame:
 
     def default_options(self) -> dict[str, Any]:
         """One column, no turn timer, joker on, five alike not a full house, extra bonus on
-        (docs/rules.md, Kniffel family: house rules all off by default, extra bonus on)."""
-        return {"joker": True, "five_alike_full_house": False, "extra_bonus": True,
-                "columns": 1, "timer": 0}
+        (docs/rules.md, Kniffel family: house rules off), hints off ("Hints and game
+        analysis"), dice on screen ("Table mode"); ``options.default_options``."""
+        return default_options()
 
     def parse_options(self, form: dict[str, Any]) -> dict[str, Any]:
         """Validate the lobby form: ``columns`` 1..6, ``timer`` 0|60|120, and the switches
         ``joker`` (off = the house rule "no joker"; not in Yatzy), ``five_alike_full_house``,
-        ``extra_bonus`` (KitKniff only). Absent fields keep their default; a switch may come
-        as a list (hidden "false" + checked "true"), the last value counts. Values may be
-        strings. Raises ``OptionError`` naming the bad field.
+        ``extra_bonus`` (KitKniff only), ``hints`` (the player on turn may ask for the best
+        keep and box), ``dice`` ``screen``|``real``. Absent fields keep their default; a
+        switch may come as a list (hidden "false" + checked "true"), the last value counts.
+        Values may be strings. Raises ``OptionError`` naming the bad field.
         """
-        options = self.default_options()
-        for key, allowed in (("columns", range(1, MAX_COLUMNS + 1)), ("timer", TIMER_CHOICES)):
-            if key in form:
-                try:
-                    value = int(_last(form[key]))
-                except (TypeError, ValueError):
-                    raise OptionError(key) from None
-                if value not in allowed:
-                    raise OptionError(key)
-                options[key] = value
-        switches = ["five_alike_full_house"]
-        if RULESETS[self.kind].joker:
-            switches.append("joker")
-        if self.kind == "kitkniff":
-            switches.append("extra_bonus")
-        for key in switches:
-            if key in form:
-                options[key] = _switch(key, form[key])
-        return options
+        return parse_options(self.kind, form)
 
     def new_state(self, options: dict[str, Any], seat_ids: Sequence[int], start: int) -> Any:
         """A fresh game; seat ``seat_ids[start]`` takes the first turn."""
@@ -106,10 +84,12 @@ class KniffelGame:
         if state.over:
             raise ActionError("game_over", "The game is over.")
         kind = action.get("type")
-        if kind not in ("roll", "hold", "score"):
+        if kind not in self.actions:
             raise ActionError("unknown_action", "Unknown action.")
         if state.current != seat_id:
             raise ActionError("not_your_turn", "It is not your turn.")
+        if kind == "enter" or state.real_dice and kind != "score":
+            return decide_entry(state, seat_id, action)  # docs/rules.md, "Table mode"
         turn = state.turn
         if kind == "roll":
             if turn.rolls >= 3:
@@ -141,64 +121,31 @@ class KniffelGame:
         """A ``leave`` event when ``seat_id`` still plays, else nothing."""
         return [Event("leave", {}, seat_id)] if seat_id in state.active else []
 
-    def basis(self, state: KniffelState) -> dict[str, int]:
-        """What a page's action is decided on: ``turn`` (``KniffelState.turn_no``) and
-        ``rolls`` (rolls made in that turn). A score, hold or roll naming another turn or roll
-        count was decided on dice that are gone, and is refused as stale (docs/rules.md,
-        "Stale actions")."""
-        return {"turn": state.turn_no, "rolls": state.turn.rolls}
+    # What a page's action is decided on (docs/rules.md, "Stale actions"): ``turn``, ``rolls``
+    # and, with real dice, ``entry`` (``entry.basis``).
+    basis = staticmethod(entry.basis)
 
-    # ----- timers ----------------------------------------------------------------------------
+    # ----- timers (``timers``) ----------------------------------------------------------------
 
     def deadline(self, state: KniffelState, table: Table, now: datetime) -> datetime | None:
-        """When the current turn must be finished for its player: the turn timer's end, or
-        ``AWAY_GRACE`` after the player on turn went away (whichever is first); else None."""
-        if state.over or state.current is None:
-            return None
-        started = state.turn_started_at or table.started_at
-        due = list(self.away_deadlines(state, table, now).values())
-        if state.timer and started is not None:
-            due.append(started + timedelta(seconds=state.timer))
-        return min(due) if due else None
+        """When the current turn must be finished for its player (``timers.deadline``)."""
+        return timers.deadline(state, table, now)
 
     def away_deadlines(self, state: KniffelState, table: Table,
                        now: datetime) -> dict[int, datetime]:
-        """``{seat: when the server finishes its turn}`` for the player on turn while away
-        (no open socket): ``AWAY_GRACE`` after the later of the turn's start and their going
-        away; empty otherwise. Shown as a countdown on every screen."""
-        seat = state.current
-        if state.over or seat is None or seat in table.online:
-            return {}
-        started = state.turn_started_at or table.started_at
-        away = table.away_since.get(seat) or table.watching_since
-        since = [t for t in (started, away) if t is not None]
-        return {seat: (max(since) if since else now) + AWAY_GRACE}
+        """``{seat: when the server finishes its turn}`` for the away player on turn
+        (``timers.away_deadlines``)."""
+        return timers.away_deadlines(state, table, now)
 
     def on_timer(
         self, state: KniffelState, table: Table, now: datetime, dice: Dice
     ) -> list[Event]:
-        """The automatic end of the current turn when it is due: a ``roll`` if the player never
-        rolled, then a ``score`` in ``auto_box`` (both ``auto``); empty when nothing is due."""
-        due = self.deadline(state, table, now)
-        if due is None or due > now:
-            return []
-        seat = state.current
-        assert seat is not None
-        events = []
-        faces = list(state.turn.dice)
-        if not state.turn.rolls:
-            faces = list(dice(DICE))
-            events.append(Event("roll", {"dice": faces, "held": [False] * DICE, "auto": True},
-                                seat))
-        column = state.column_of(seat)
-        assert column is not None  # the player on turn has an open column
-        card = state.cards[seat][column]
-        box = auto_box(card, faces)
-        events.append(Event("score", {"box": box, "column": column,
-                                      "points": card.options(faces)[box], "auto": True}, seat))
-        return events
+        """The automatic end of the current turn when it is due (``timers.on_timer``)."""
+        return timers.on_timer(state, table, now, dice)
 
     # ----- reading ---------------------------------------------------------------------------
+
+    awaiting = staticmethod(entry.awaiting)  # the seats the game waits for now
 
     def is_over(self, state: KniffelState) -> bool:
         """True when every column of every active seat is full (or nobody is left)."""
@@ -224,26 +171,6 @@ class KniffelGame:
     def template_globals(self) -> dict[str, Any]:
         """Functions the Kniffel-family templates call (translated box names)."""
         return {"box_label": labels.box_label}
-
-
-def _last(value: Any) -> Any:
-    """A form value; for a repeated field (a list) its last value."""
-    if isinstance(value, list | tuple):
-        return value[-1] if value else ""
-    return value
-
-
-def _switch(key: str, raw: Any) -> bool:
-    """A checkbox value as a bool; ``OptionError(key)`` when it is not one."""
-    value = _last(raw)
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise OptionError(key)
 
 
 def _die(raw: Any) -> int:
@@ -276,3 +203,6 @@ def _box_and_column(state: KniffelState, seat: int, action: dict[str, Any]) -> t
     if column != current:
         raise ActionError("bad_column", "That column is not open.")
     return box, column
+
+
+__all__ = ["AWAY_GRACE", "TIMER_CHOICES", "KniffelGame"]

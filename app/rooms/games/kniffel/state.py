@@ -12,7 +12,9 @@ active seat is full. Totals are summed over the columns.
 Events (stored in ``game_events``; see ``fold``):
 
 - ``roll``  ``{"dice": [5 faces], "held": [5 bools], "auto": bool}`` - the five dice after
-  the roll and which were held during it (held dice keep their faces)
+  the roll and which were held during it (held dice keep their faces); with real dice
+  (docs/rules.md, "Table mode") an entry ``"entered": true``: the five dice the player has
+  after their last throw, replacing any entered before in the turn
 - ``hold``  ``{"die": 0..4, "held": bool}`` - the player on turn kept or released one die
 - ``score`` ``{"box": id, "column": 0.., "points": int, "auto": bool}`` - the turn's box
 - ``leave`` ``{}`` - the seat was taken out of the game (host removed it, or it left)
@@ -42,7 +44,9 @@ class KniffelState:
     names as its ``turn``); ``turn_started_at``: when the current turn began (None: at the
     game's start); ``auto``: ``(seat, column, box)`` filled by the server; ``last``: per seat
     the ``(column, box)`` filled last; ``roll_auto``: the current turn's dice were rolled by
-    the server.
+    the server; ``hints``: the room lets the player on turn ask for hints; ``real_dice``:
+    players throw real dice and enter them; ``entries``: how many dice entries were made in
+    the game (corrections included: part of the basis).
     """
 
     ruleset: str
@@ -60,6 +64,9 @@ class KniffelState:
     auto: set[tuple[int, int, str]] = field(default_factory=set)
     last: dict[int, tuple[int, str]] = field(default_factory=dict)
     roll_auto: bool = False
+    hints: bool = False
+    real_dice: bool = False
+    entries: int = 0
 
     @classmethod
     def new(cls, ruleset: str, options: dict[str, Any], seat_ids: Sequence[int]) -> KniffelState:
@@ -73,7 +80,8 @@ class KniffelState:
             ruleset=ruleset, house=house, columns=columns, timer=int(options["timer"]),
             order=order,
             cards={s: [Scorecard(ruleset, **house) for _ in range(columns)] for s in order},
-            current=order[0] if order else None,
+            current=order[0] if order else None, hints=bool(options.get("hints", False)),
+            real_dice=options.get("dice", "screen") == "real",
         )
 
     @property
@@ -112,6 +120,9 @@ def fold(state: KniffelState, event: Event) -> None:
     """Apply one stored event to ``state`` (events were validated by ``decide``)."""
     payload = event.payload
     if event.type == "roll":
+        if payload.get("entered"):  # the dice after the last throw: the turn starts afresh
+            state.turn = Turn()
+            state.entries += 1
         held = state.turn.held
         state.turn.roll([d for d, keep in zip(payload["dice"], held, strict=True) if not keep])
         state.roll_auto = bool(payload.get("auto"))

@@ -78,6 +78,7 @@ def public(state: KniffelState) -> dict[str, Any]:
         "totals": {str(s): state.total(s) for s in state.order},
         "auto": [[s, c, b] for s, c, b in sorted(state.auto)],
         "over": state.over,
+        "real_dice": state.real_dice,
     }
 
 
@@ -107,8 +108,12 @@ def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
         "deadline": state.turn_started_at + timedelta(seconds=state.timer)
         if state.timer and state.turn_started_at and not state.over else None,
         "my_turn": mine,
-        "can_roll": mine and turn.can_roll,
-        "can_hold": mine and 0 < turn.rolls < MAX_ROLLS,
+        "hints": state.hints,
+        "can_roll": mine and turn.can_roll and not state.real_dice,
+        "can_hold": mine and 0 < turn.rolls < MAX_ROLLS and not state.real_dice,
+        "real_dice": state.real_dice,
+        "can_enter": mine and state.real_dice,
+        "entries": state.entries,
         "can_score": mine and turn.rolls > 0,
         "options": state.options(),
         "sheets": sheets(state),
@@ -117,8 +122,9 @@ def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
 
 
 def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> list[Part]:
-    """The game area's parts as seat ``viewer`` sees it: the turn panel (while the game runs)
-    and the score sheet (macros ``kniffel_turn`` and ``kniffel_sheet``).
+    """The game area's parts as seat ``viewer`` sees it: the turn panel and, with the option
+    "hints" on, the hint area (while the game runs), and the score sheet (macros
+    ``kniffel_turn``, ``kniffel_hint`` and ``kniffel_sheet``).
 
     Each key lists what its macro shows, so a hold re-sends only the turn panel, and only the
     player on turn gets a sheet of their own (with the boxes to choose); everyone else shares
@@ -131,10 +137,30 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
         turn_key = ("kniffel-turn", view["current"], tuple(view["dice"]), tuple(view["held"]),
                     view["rolls"], view["turn_no"], view["roll_auto"], view["deadline"],
                     st.timer, st.columns, view["column"], view["my_turn"], view["can_roll"],
-                    view["can_hold"], view["can_score"], names)
+                    view["can_hold"], view["can_score"], view["can_enter"], view["entries"],
+                    names)
         result.append(Part("kniffel-turn", turn_key, "kniffel_turn", (view, labels)))
+        if view["hints"]:
+            result.append(hint_part(view))
     offers = tuple(sorted(view["options"].items()))
+    # the boxes themselves, not only the turn count: a rematch in the same room reaches the
+    # same turn numbers with other points, and must not be shown the last game's sheet
+    filled = tuple((seat, tuple(tuple(col["boxes"].values()) for col in cols))
+                   for seat, cols in view["sheets"].items())
     sheet_key = ("kniffel-sheet", st.turns, st.turn_no, tuple(sorted(st.left)), view["over"],
-                 view["current"], view["column"], offers, view["can_score"], names)
+                 view["current"], view["column"], offers, view["can_score"], names, filled,
+                 tuple(sorted(st.auto)), tuple(sorted(st.last.items())))
     result.append(Part("kniffel-sheet", sheet_key, "kniffel_sheet", (view, labels)))
     return result
+
+
+def hint_part(view: dict[str, Any]) -> Part:
+    """The hint area: for the player on turn after a roll, a button that fetches the hint for
+    exactly these dice (``GET /r/<code>/hint``, app/review/routes.py, computed off the event
+    loop); empty for everyone else. Its key holds the turn, the roll count and the dice, so a
+    new roll closes a hint that was opened (holding dice keeps it open)."""
+    mine = view["my_turn"] and bool(view["rolls"])
+    key = (("kniffel-hint", True, view["turn_no"], view["rolls"], tuple(view["dice"]))
+           if mine else ("kniffel-hint", False))
+    return Part("kniffel-hint", key, "kniffel_hint", (mine, view.get("room_code", ""),
+                                                      view["turn_no"], view["rolls"]))

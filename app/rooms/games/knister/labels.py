@@ -36,7 +36,8 @@ def line_name(line) -> str:
 
 def grid_titles() -> SimpleNamespace:
     """Tooltips of a Knister grid in the current language: ``rows`` and ``cols`` (5 each),
-    ``diagonals`` and ``auto``; built once per language (every sheet shows them)."""
+    ``diag`` (the two diagonals' names), ``diagonals`` and ``auto``; built once per language
+    (every sheet shows them)."""
     return _grid_titles(current_language())
 
 
@@ -46,5 +47,6 @@ def _grid_titles(lang: str) -> SimpleNamespace:
         rows=[_("Row %(r)s") % {"r": n} for n in range(1, 6)],
         cols=[_("Column %(c)s") % {"c": n} for n in range(1, 6)],
         diagonals=_("Diagonals count double"),
+        diag=[_("Diagonal ↘ (double)"), _("Diagonal ↙ (double)")],
         auto=_("placed automatically"),
     )

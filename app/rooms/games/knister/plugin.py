@@ -4,7 +4,7 @@ Rules: docs/rules.md, "Knister" (rolls pass round the table in seat order; when 
 has placed, the next roll may be made; 25 rolls). Events stored per game:
 
 - ``roll``  payload ``{"dice": [a, b], "auto": bool}`` (seat = roller; auto when the server
-  rolled for an away roller)
+  rolled for an away roller); with real dice an entered roll (see ``entry``)
 - ``place`` payload ``{"cell": [r, c], "value": a + b, "auto": bool}`` (seat = placer; auto
   when the placement timer ran out)
 - ``leave`` payload ``{}`` (seat taken out of the game by the host or by leaving)
@@ -13,7 +13,7 @@ has placed, the next roll may be made; 25 rolls). Events stored per game:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from app.engines.knister import (
@@ -21,16 +21,17 @@ from app.engines.knister import (
     KnisterRules,
     KnisterSheet,
     PlacementError,
-    auto_cell,
     score_grid,
 )
 from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
-from app.rooms.games.knister import labels, view
+from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.cells import grid_rows
-from app.rooms.games.knister.state import KnisterState
+from app.rooms.games.knister.entry import decide_entry, entry_basis
+from app.rooms.games.knister.lines import line_points
+from app.rooms.games.knister.state import KnisterState, fold
+from app.rooms.games.knister.timers import AWAY_PLACER_GRACE, AWAY_ROLLER_GRACE
+from app.rooms.games.table import is_real, parse_dice_mode
 
-AWAY_ROLLER_GRACE = timedelta(seconds=15)
-AWAY_PLACER_GRACE = timedelta(seconds=30)
 TIMER_CHOICES = (0, 30, 60)
 
 
@@ -39,17 +40,19 @@ class KnisterGame:
 
     kind = "knister"
     label = "Knister"
-    actions = frozenset({"roll", "place"})
+    actions = frozenset({"roll", "place", "enter"})
     folder = "knister"
+    reviewable = False
     template = "rooms/knister/game.html"
     parts_template = "rooms/knister/_parts.html"
 
     def default_options(self) -> dict[str, Any]:
-        """Match of 1 game, straight without 7 worth 10 (seed), no placement timer."""
-        return {"match": 1, "straight_without_seven": 10, "timer": 0}
+        """Match of 1 game, straight without 7 worth 10 (seed), no timer, dice on screen."""
+        return {"match": 1, "straight_without_seven": 10, "timer": 0, "dice": "screen"}
 
     def parse_options(self, form: dict[str, Any]) -> dict[str, Any]:
-        """Validate ``{"match": 1|3, "straight_without_seven": 10|12, "timer": 0|30|60}``.
+        """Validate ``{"match": 1|3, "straight_without_seven": 10|12, "timer": 0|30|60}``
+        and ``dice`` (``table.parse_dice_mode``).
 
         Values may be strings (form fields). Raises ``OptionError`` naming the bad field.
         """
@@ -67,7 +70,7 @@ class KnisterGame:
                 if value not in allowed:
                     raise OptionError(key)
                 options[key] = value
-        return options
+        return parse_dice_mode(form, options)
 
     def new_state(self, options: dict[str, Any], seat_ids: Sequence[int], start: int) -> Any:
         """A fresh game; the start player (index ``start`` of ``seat_ids``) rolls first."""
@@ -77,37 +80,22 @@ class KnisterGame:
             timer=int(options.get("timer", 0)),
             order=order,
             sheets={s: KnisterSheet() for s in order},
+            real_dice=is_real(options),
         )
 
     def apply(self, state: KnisterState, event: Event) -> None:
-        """Fold one stored ``roll``, ``place`` or ``leave`` event into ``state``."""
-        if event.type == "roll":
-            state.rolls.append((event.payload["dice"][0], event.payload["dice"][1]))
-            state.roll_rollers.append(event.seat)
-            if event.payload.get("auto"):
-                state.auto_rolls.add(len(state.rolls) - 1)
-            state.placed = set()
-            state.rolled_at = event.at
-        elif event.type == "place":
-            r, c = event.payload["cell"]
-            state.sheets[event.seat].place((r, c), event.payload["value"])
-            state.placed.add(event.seat)
-            if event.payload.get("auto"):
-                state.auto_cells.add((event.seat, (r, c)))
-            if not state.roll_pending:
-                state.ready_at = event.at
-        elif event.type == "leave":
-            state.left.add(event.seat)
-            if state.rolls and not state.roll_pending:
-                state.ready_at = event.at
+        """Fold one stored ``roll``, ``place`` or ``leave`` event into ``state`` (``fold``)."""
+        fold(state, event)
 
     def decide(
         self, state: KnisterState, seat_id: int, action: dict[str, Any], dice: Dice
     ) -> list[Event]:
-        """Events for a ``roll`` or ``place`` action by ``seat_id``; raises ``ActionError``."""
+        """Events for a ``roll``, ``enter`` (``decide_entry``) or ``place`` by ``seat_id``."""
         if seat_id not in state.active:
             raise ActionError("not_playing", "You are not playing in this game.")
         kind = action.get("type")
+        if kind == "enter" or kind == "roll" and state.real_dice:
+            return decide_entry(state, seat_id, action, self.is_over(state))
         if kind == "roll":
             if self.is_over(state):
                 raise ActionError("game_over", "The game is over.")
@@ -137,60 +125,32 @@ class KnisterGame:
         """What a page's action is decided on: ``roll``, the number of rolls it has seen. A
         placement of an earlier roll (the page was offline, or behind) would write a sum its
         player never saw, and a roll for an earlier turn would roll twice: both are refused
-        as stale (docs/rules.md, "Stale actions")."""
-        return {"roll": len(state.rolls)}
+        as stale (docs/rules.md, "Stale actions"); with real dice also ``entry``."""
+        return entry_basis(state)
 
     def remove_seat(self, state: KnisterState, seat_id: int) -> list[Event]:
         """A ``leave`` event when ``seat_id`` still plays, else nothing."""
         return [Event("leave", {}, seat_id)] if seat_id in state.active else []
 
     def deadline(self, state: KnisterState, table: Table, now: datetime) -> datetime | None:
-        """Placement deadline (timer on) or the away roller's grace end, else None."""
-        if self.is_over(state):
-            return None
-        dues = list(self.away_deadlines(state, table, now).values())
-        if state.roll_pending and state.timer and state.rolled_at:
-            dues.append(state.rolled_at + timedelta(seconds=state.timer))
-        return min(dues) if dues else None
+        """Placement deadline (timer on) or the away roller's grace end, else None
+        (``timers.deadline``)."""
+        return timers.deadline(state, table, now)
 
     def away_deadlines(self, state: KnisterState, table: Table,
                        now: datetime) -> dict[int, datetime]:
-        """``{seat: when the server acts for it}`` for every away seat (no open socket) the
-        table waits for: each away placer of the current roll (``AWAY_PLACER_GRACE``), or
-        the away roller (``AWAY_ROLLER_GRACE``). Shown as a countdown on every screen."""
-        if self.is_over(state):
-            return {}
-        if state.roll_pending:
-            return {seat: _away_due(state, table, seat, now, AWAY_PLACER_GRACE)
-                    for seat in state.active
-                    if seat not in state.placed and seat not in table.online}
-        roller = state.roller
-        if roller is not None and roller not in table.online:
-            return {roller: _away_due(state, table, roller, now, AWAY_ROLLER_GRACE)}
-        return {}
+        """``{seat: when the server acts for it}`` for every away seat the table waits for
+        (``timers.away_deadlines``)."""
+        return timers.away_deadlines(state, table, now)
 
     def on_timer(
         self, state: KnisterState, table: Table, now: datetime, dice: Dice
     ) -> list[Event]:
-        """Automatic placements after the timer, or a roll for an away roller."""
-        due = self.deadline(state, table, now)
-        if due is None or due > now:
-            return []
-        if state.roll_pending:
-            value = state.current_sum
-            assert value is not None
-            timer_due = (state.timer and state.rolled_at and
-                         state.rolled_at + timedelta(seconds=state.timer) <= now)
-            return [
-                Event("place", {"cell": list(auto_cell(state.sheets[s], value)),
-                                "value": value, "auto": True}, s)
-                for s in state.active
-                if s not in state.placed and (
-                    timer_due or (s not in table.online and
-                                  _away_due(state, table, s, now, AWAY_PLACER_GRACE) <= now))
-            ]
-        return [Event("roll", {"dice": dice(2), "auto": True}, state.roller)]
+        """Automatic placements after the timer, or a roll for an away roller
+        (``timers.on_timer``)."""
+        return timers.on_timer(state, table, now, dice)
 
+    awaiting = staticmethod(view.awaiting)  # the seats the game waits for now
     def is_over(self, state: KnisterState) -> bool:
         """True after 25 rolls all placed (or when nobody is left)."""
         return view.is_over(state)
@@ -226,18 +186,8 @@ class KnisterGame:
     def template_globals(self) -> dict[str, Any]:
         """Functions the Knister templates call (translated names, grid cells)."""
         return {"combination_name": labels.combination_name, "line_name": labels.line_name,
-                "grid_titles": labels.grid_titles, "grid_rows": grid_rows}
-
-
-def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
-              grace: timedelta) -> datetime:
-    """When the server acts for away ``seat``: ``grace`` after the latest of: it went away,
-    the table became ready for it (the roll, the last placement, or the game's start), and
-    this process began watching the room (so players get time to reconnect after a
-    restart)."""
-    ready = state.rolled_at if state.roll_pending else (state.ready_at or table.started_at)
-    moments = [m for m in (ready, table.away_since.get(seat), table.watching_since) if m]
-    return (max(moments) if moments else now) + grace
+                "grid_titles": labels.grid_titles, "grid_rows": grid_rows,
+                "line_points": line_points}
 
 
 def _parse_cell(raw: object) -> tuple[int, int]:
@@ -257,3 +207,6 @@ def _parse_cell(raw: object) -> tuple[int, int]:
     if not (0 <= r < 5 and 0 <= c < 5):
         raise ActionError("bad_cell", "That is not a cell of your sheet.")
     return r, c
+
+
+__all__ = ["AWAY_PLACER_GRACE", "AWAY_ROLLER_GRACE", "TIMER_CHOICES", "KnisterGame"]

@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from app.engines.knister import KnisterRules, KnisterSheet
-from app.rooms.games.base import next_in_order
+from app.rooms.games.base import Event, next_in_order
+from app.rooms.games.table import split_sum
 
 ROLLS_PER_GAME = 25  # docs/rules.md, Knister: 25 rolls fill every grid
 
@@ -37,6 +38,10 @@ class KnisterState:
     left: set[int] = field(default_factory=set)
     rolled_at: datetime | None = None
     ready_at: datetime | None = None
+    real_dice: bool = False
+    entries: int = 0
+    last_entered: bool = False
+    sum_only: set[int] = field(default_factory=set)
     view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -65,3 +70,47 @@ class KnisterState:
     def current_sum(self) -> int | None:
         """The sum every seat must place now, or None."""
         return sum(self.rolls[-1]) if self.roll_pending else None
+
+
+def fold(state: KnisterState, event: Event) -> None:
+    """Fold one stored ``roll``, ``place`` or ``leave`` event into ``state`` (events were
+    checked before they were stored; docs/rules.md, "Knister")."""
+    if event.type == "roll":
+        fold_roll(state, event)
+    elif event.type == "place":
+        r, c = event.payload["cell"]
+        state.sheets[event.seat].place((r, c), event.payload["value"])
+        state.placed.add(event.seat)
+        if event.payload.get("auto"):
+            state.auto_cells.add((event.seat, (r, c)))
+        if not state.roll_pending:
+            state.ready_at = event.at
+    elif event.type == "leave":
+        state.left.add(event.seat)
+        if state.rolls and not state.roll_pending:
+            state.ready_at = event.at
+
+
+def fold_roll(state: KnisterState, event: Event) -> None:
+    """Fold a stored ``roll`` event (rolled by the server, or entered) into ``state``."""
+    payload = event.payload
+    if "dice" in payload:
+        pair = (int(payload["dice"][0]), int(payload["dice"][1]))
+    else:
+        pair = split_sum(int(payload["sum"]))
+    if payload.get("corrects") and state.rolls:
+        state.rolls[-1] = pair
+    else:
+        state.rolls.append(pair)
+        state.roll_rollers.append(event.seat)
+    index = len(state.rolls) - 1
+    if payload.get("auto"):
+        state.auto_rolls.add(index)
+    if "dice" in payload:
+        state.sum_only.discard(index)
+    else:
+        state.sum_only.add(index)
+    state.last_entered = bool(payload.get("entered"))
+    state.entries += bool(payload.get("entered"))
+    state.placed = set()
+    state.rolled_at = event.at

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.engines.knister import score_grid
+from app.engines.knister_preview import preview_grid
 from app.rooms.games.base import Part
 from app.rooms.games.knister.state import ROLLS_PER_GAME, KnisterState
 
@@ -22,11 +23,39 @@ def is_over(state: KnisterState) -> bool:
     return len(state.rolls) >= ROLLS_PER_GAME and not state.roll_pending
 
 
+def awaiting(state: KnisterState) -> list[int]:
+    """The seats the game waits for now: those still to place the current roll, in table
+    order, but its roller first while they may still correct their entry; else the roller;
+    none when the game is over."""
+    if is_over(state):
+        return []
+    if state.roll_pending:
+        waiting = [s for s in state.active if s not in state.placed]
+        roller = state.roll_rollers[-1]
+        if not state.placed and state.last_entered and roller in waiting:
+            waiting.remove(roller)
+            waiting.insert(0, roller)
+        return waiting
+    return [state.roller] if state.roller is not None else []
+
+
+def can_enter(state: KnisterState, seat: int | None, over: bool) -> bool:
+    """True when ``seat`` may enter real dice now: the next roll is theirs, or they entered
+    the latest roll and nobody has placed it yet (a correction; docs/rules.md, "Table mode")."""
+    if not state.real_dice or over or seat is None or seat not in state.active:
+        return False
+    if state.roll_pending:
+        return (state.roll_rollers[-1] == seat and not state.placed
+                and state.last_entered)
+    return state.roller == seat
+
+
 def view(state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
     """Template context: sheets with scored lines, the roll, who placed, whose roll.
 
     ``sheets[seat]``: ``grid`` (5 tuples of 5 sums or None), ``score`` (KnisterScore),
-    ``lines``, ``scoring_cells`` (cells of scoring lines, once the game is over),
+    ``lines``, ``previews`` (a ``LinePreview`` per line, what it holds so far),
+    ``scoring_cells`` (cells of scoring lines, once the game is over),
     ``auto`` (cells the server placed) and ``cells`` (per row, per cell: its CSS classes,
     value and whether the server placed it).
     """
@@ -50,6 +79,7 @@ def view(state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
                 score = score_grid(grid, state.rules)
                 scoring = frozenset(_scoring_cells(score)) if over else frozenset()
                 entry = {"grid": grid, "score": score, "lines": tuple(score.lines),
+                         "previews": preview_grid(grid, state.rules),
                          "scoring_cells": scoring, "auto": auto, "over": over,
                          "cells": _cells(grid, auto, scoring)}
             sheets[seat] = entry
@@ -67,7 +97,11 @@ def view(state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
         "roll_auto": (len(state.rolls) - 1) in state.auto_rolls,
         "current_sum": state.current_sum,
         "roller": state.roller,
-        "can_roll": (not over and not pending and state.roller == viewer_seat_id),
+        "can_roll": (not over and not pending and state.roller == viewer_seat_id
+                     and not state.real_dice),
+        "real_dice": state.real_dice,
+        "can_enter": can_enter(state, viewer_seat_id, over),
+        "sum_only": (len(state.rolls) - 1) in state.sum_only,
         "deadline": (state.rolled_at + timedelta(seconds=state.timer))
         if state.timer and state.rolled_at and pending else None,
         "can_place": can_place,
@@ -96,7 +130,7 @@ def parts(view: dict[str, Any], viewer_seat_id: int | None,
         dice = tuple(view["dice"]) if view["dice"] else None
         key = ("turn", dice, view["rolls_done"], view["roll_auto"], current,
                view["can_place"], view["can_roll"], waiting, roller, view["deadline"],
-               st.timer)
+               st.timer, view["real_dice"], view["can_enter"], view["sum_only"], st.entries)
         parts.append(Part("knister-turn", key, "knister_turn", (view, st, labels)))
     # Heads and other players' grids are the same for every viewer: built once per version.
     shared_key = (st.view_cache.get("marker"), tuple(labels.items()))

@@ -84,3 +84,21 @@ def test_a_hold_sends_only_the_turn_panel() -> None:
         update, _ = render_update(state, v, "en", online, delivered[v])
         assert set(re.findall(r' id="([\w-]+)"', update)) == {"live-version", "kniffel-turn"}
         assert 'data-die="0" data-held="true"' in update
+
+
+def test_the_same_turn_of_another_game_has_another_sheet_key() -> None:
+    # a rematch reaches the same turn numbers with other points: its sheet must not be taken
+    # from the cache of rendered parts of the room's previous game
+    keys = []
+    for faces in ([2, 2, 3, 3, 4], [6, 6, 6, 6, 6]):
+        state = _room("kniffel", 1, 0, 1)
+        plugin, gs = state.plugin, state.game_state
+        seat = gs.current
+        for event in plugin.decide(gs, seat, {"type": "roll"}, lambda k, f=faces: f[:k]):
+            plugin.apply(gs, event)
+        for event in plugin.decide(gs, seat, {"type": "score", "box": "chance"}, lambda k: []):
+            plugin.apply(gs, event)
+        view = plugin.view(gs, seat)
+        (sheet,) = [p for p in plugin.parts(view, seat, {seat: "A"}) if p.id == "kniffel-sheet"]
+        keys.append(sheet.key)
+    assert keys[0] != keys[1]

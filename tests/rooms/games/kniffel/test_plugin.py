@@ -65,15 +65,16 @@ def test_registry_has_the_three_rule_sets() -> None:
 def test_default_options_are_one_column_no_timer_joker_on_house_rules_off() -> None:
     assert KniffelGame("kniffel").default_options() == {
         "joker": True, "five_alike_full_house": False, "extra_bonus": True,
-        "columns": 1, "timer": 0}
+        "columns": 1, "timer": 0, "hints": False, "dice": "screen"}
 
 
 def test_parse_options_reads_form_strings_and_the_last_of_repeated_switches() -> None:
     parsed = KniffelGame("kitkniff").parse_options({
         "type": "options", "columns": "3", "timer": "120", "joker": ["false"],
-        "five_alike_full_house": ["false", "true"], "extra_bonus": "false"})
+        "five_alike_full_house": ["false", "true"], "extra_bonus": "false",
+        "hints": ["false", "true"]})
     assert parsed == {"joker": False, "five_alike_full_house": True, "extra_bonus": False,
-                      "columns": 3, "timer": 120}
+                      "columns": 3, "timer": 120, "hints": True, "dice": "screen"}
 
 
 @pytest.mark.parametrize(("field", "value"), [

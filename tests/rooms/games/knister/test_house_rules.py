@@ -117,7 +117,8 @@ async def test_a_match_of_three_sums_the_games_with_straights_worth_12(settings)
                             options) as room:
         anna, bram = room.players
         state = await room.state()
-        assert state.options == {"match": 3, "straight_without_seven": 12, "timer": 0}
+        assert state.options == {"match": 3, "straight_without_seven": 12, "timer": 0,
+                                 "dice": "screen", "bot_takeover": True}
         seat_a, seat_b = (s.id for s in state.seats)
         await room.room_action(anna, "start")
         for number in (1, 2, 3):

@@ -158,7 +158,7 @@ def test_bad_options_are_refused(form, field) -> None:
 
 def test_options_are_parsed_from_form_strings() -> None:
     assert GAME.parse_options({"match": "3", "straight_without_seven": "12", "timer": "60"}) == {
-        "match": 3, "straight_without_seven": 12, "timer": 60}
+        "match": 3, "straight_without_seven": 12, "timer": 60, "dice": "screen"}
 
 
 def test_first_roller_away_since_before_a_restart_is_still_rolled_for() -> None:

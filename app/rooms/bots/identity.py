@@ -1,0 +1,48 @@
+"""Who is a bot: bot players' ids, levels and names (docs/rules.md, "Bots").
+
+A bot is a player like any other (a ``players`` row and a seat), whose id says it is a bot and
+at which level: ``bot-s-<16 hex>`` (strong) or ``bot-c-<16 hex>`` (casual). People's ids are
+32 hex characters, so the two never meet. A bot's seat is named ``Bot <name>``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+
+LEVELS = ("strong", "casual")
+GAMES = ("knister", "kniffel", "kitkniff", "yatzy")  # the room games bots play
+PREFIX = "bot-"
+_CODES = {"strong": "s", "casual": "c"}
+_LEVEL_OF = {code: level for level, code in _CODES.items()}
+NAMES = ("Anna", "Bram", "Clara", "Daan", "Eva", "Finn", "Greta", "Hugo", "Ida", "Jonas",
+         "Kim", "Lotte")
+
+
+def new_bot_id(level: str) -> str:
+    """A fresh player id for a bot of ``level`` ("strong" | "casual"); ValueError otherwise."""
+    if level not in _CODES:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    return f"{PREFIX}{_CODES[level]}-{secrets.token_hex(8)}"
+
+
+def is_bot(player_id: str | None) -> bool:
+    """True for a bot's player id."""
+    return bool(player_id) and str(player_id).startswith(PREFIX)
+
+
+def bot_level(player_id: str | None) -> str | None:
+    """The level of a bot's player id ("strong" | "casual"), None for a person."""
+    if not is_bot(player_id):
+        return None
+    return _LEVEL_OF.get(str(player_id)[len(PREFIX):len(PREFIX) + 1])
+
+
+def bot_name(taken: Iterable[str]) -> str:
+    """``Bot <name>`` with the first of ``NAMES`` no seat in ``taken`` (seat names) uses; after
+    all twelve, ``Bot <n>``."""
+    used = set(taken)
+    for name in NAMES:
+        if f"Bot {name}" not in used:
+            return f"Bot {name}"
+    return f"Bot {len(used) + 1}"

@@ -1,0 +1,179 @@
+"""The bot runner: moves the bots of running room games through the room service, as people's
+moves arrive (same events, same validation, same log), at a human pace (docs/rules.md, "Bots";
+docs/architecture.md, "Bots").
+
+One driver task per room with something for a bot to do. It reads the room as the database
+has it (``RoomService.current``), asks each bot-played seat for its next move (``moves``),
+gives each new move a due moment ``delay`` (0.5-1.5 s by default) after it first saw it, and
+sends the earliest due one through ``RoomService.act`` with its fixed action id. Before every
+move it holds the room's lease (``lease``), so with several processes only one moves a room's
+bots. It wakes when the room changes here (``watch``, called after every re-arm of the room's
+timer) and at least every ``poll`` seconds (changes made by another process). It ends when no
+seat is played by a bot (game over, back in the lobby, the away person came back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from typing import TYPE_CHECKING, Any
+
+import structlog
+from sqlalchemy import select
+
+from app.rooms.bots.control import controllers
+from app.rooms.bots.identity import PREFIX
+from app.rooms.bots.lease import Lease
+from app.rooms.bots.moves import Strategies, next_move
+from app.rooms.errors import RoomError
+from app.rooms.games.base import ActionError
+from app.rooms.state import RoomState
+from app.store.models import Room, Seat
+
+if TYPE_CHECKING:
+    from app.rooms.service import RoomService
+
+log = structlog.get_logger("knobel.bots")
+
+
+class BotRunner:
+    """Moves bots in the rooms of ``rooms`` (the room service).
+
+    ``strategies(ruleset, options)``: the Kniffel strategy or None (``StrategyTables``);
+    ``lease``: room ownership between processes; ``delay``: (min, max) seconds before a bot's
+    move; ``poll``: seconds between checks for changes made elsewhere.
+    """
+
+    def __init__(self, rooms: RoomService, strategies: Strategies, lease: Lease,
+                 delay: tuple[float, float] = (0.5, 1.5), poll: float = 1.0) -> None:
+        self.rooms = rooms
+        self.strategies = strategies
+        self.lease = lease
+        self.delay = delay
+        self.poll = poll
+        self._rng = random.Random()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wake: dict[str, asyncio.Event] = {}
+        self._closed = False
+        self._scan: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the ``scan`` of running bot rooms in the background (app start-up)."""
+        self._scan = asyncio.get_running_loop().create_task(self.scan())
+
+    def watch(self, state: RoomState) -> None:
+        """The room ``state`` changed or was re-armed here: wake its driver, or start one when
+        a bot has a seat to play in its running game."""
+        code = state.code
+        if code in self._wake:
+            self._wake[code].set()
+        if self._closed or code in self._tasks or not controllers(state):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        wake = self._wake[code] = asyncio.Event()
+        self._tasks[code] = loop.create_task(self._drive(code, wake))
+
+    @staticmethod
+    async def _sleep(wake: asyncio.Event, seconds: float) -> None:
+        """Wait ``seconds`` or until the room changes here (``wake`` is set)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), max(0.0, seconds))
+        wake.clear()
+
+    async def _drive(self, code: str, wake: asyncio.Event) -> None:
+        """Move the room's bots until no seat is played by a bot."""
+        dues: dict[tuple[Any, ...], float] = {}
+        loop = asyncio.get_running_loop()
+        try:
+            while not self._closed:
+                state = await self.rooms.current(code)
+                seats = controllers(state) if state is not None else {}
+                if state is None or not seats:
+                    return
+                if not await self.lease.hold(code):
+                    dues.clear()
+                    await self._sleep(wake, self.poll)
+                    continue
+                moves = {}
+                for seat, who in seats.items():
+                    move = next_move(state, seat, who.level, self.strategies)
+                    if move is not None:
+                        key = (seat, who.takeover, repr(sorted(move[1].items())))
+                        moves[key] = (who, move)
+                now = loop.time()
+                dues = {key: dues.get(key, now + self._rng.uniform(*self.delay))
+                        for key in moves}
+                if not moves:
+                    await self._sleep(wake, self.poll)
+                    continue
+                key = min(dues, key=dues.__getitem__)
+                if dues[key] > now:
+                    await self._sleep(wake, min(dues[key] - now, self.poll))
+                    continue
+                who, (action_id, message) = moves.pop(key)
+                dues.pop(key)
+                if not await self._send(code, who.player_id, action_id, message,
+                                        who.takeover):
+                    await self._sleep(wake, self.poll / 4)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot_driver_failed", room=code)
+        finally:
+            if self._wake.get(code) is wake:  # not a newer driver's
+                self._tasks.pop(code, None)
+                self._wake.pop(code, None)
+                if not self._closed:
+                    await self.lease.release(code)
+
+    async def _send(self, code: str, player_id: str, action_id: str, message: dict[str, Any],
+                    takeover: bool) -> bool:
+        """One bot move through the room service; False when refused (the table moved on
+        meanwhile, or another process sent it first: logged, the next state decides again)."""
+        try:
+            outcome = await self.rooms.act(code, player_id, {**message, "action_id": action_id},
+                                           takeover=takeover)
+        except (ActionError, RoomError) as exc:
+            log.info("bot_move_refused", room=code, action=action_id, code=exc.code)
+            return False
+        log.info("bot_move", room=code, action=action_id, type=message["type"],
+                 takeover=takeover, duplicate=outcome.duplicate)
+        return True
+
+    async def scan(self) -> None:
+        """Load every running room with a bot seat (after a start or restart), so its bots
+        move again from where the event log ends."""
+        query = (select(Room.code).join(Seat, Seat.room_id == Room.id)
+                 .where(Room.status == "playing", Seat.status == "active",
+                        Seat.player_id.like(f"{PREFIX}%")).distinct())
+        try:
+            async with self.rooms.db.sessionmaker() as session:
+                codes = list((await session.execute(query)).scalars())
+            for code in codes:
+                state = await self.rooms.snapshot(code)
+                if state is not None:
+                    self.watch(state)
+        except Exception:  # the database is away: rooms come back when they are next opened
+            log.exception("bots_scan_failed")
+            return
+        log.info("bots_scanned", rooms=len(codes))
+
+    async def close(self) -> None:
+        """Stop every driver and give up their leases."""
+        self._closed = True
+        if self._scan is not None:
+            self._scan.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._scan
+        tasks = list(self._tasks.items())
+        for _, task in tasks:
+            task.cancel()
+        for code, task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+            await self.lease.release(code)
+        await self.lease.close()

@@ -1,0 +1,110 @@
+"""Game actions in a room: a seat's action or a due timer goes to the game's plug-in (pure
+rules), and the events it returns are folded into the cached state and appended to the store
+in one write (docs/architecture.md, "The path of one action")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import structlog
+
+from app.rooms.bots.control import as_takeover
+from app.rooms.dice import DiceSource
+from app.rooms.errors import RoomError
+from app.rooms.games.base import Event, Table
+from app.rooms.repository import RoomRepository, event_rows
+from app.rooms.state import RoomState, SeatInfo
+from app.rooms.timers import RoomTimers
+
+log = structlog.get_logger("knobel.rooms")
+
+
+class GameActions:
+    """Decides and writes game events. ``repo``: the rooms' repository; ``timers``: re-armed
+    after each write (and the plug-in's view of the table); ``dice``: the server's dice;
+    ``clock()``: now (UTC); ``drop(code)``: forget a room's cached state (a write failed)."""
+
+    def __init__(self, repo: RoomRepository, timers: RoomTimers, dice: DiceSource,
+                 clock: Callable[[], datetime], drop: Callable[[str], None]) -> None:
+        self.repo, self.timers, self.dice, self.clock, self.drop = repo, timers, dice, clock, drop
+
+    async def decide(self, state: RoomState, seat: SeatInfo | None, message: dict[str, Any],
+                     action_id: str | None, takeover: bool = False) -> int:
+        """Apply a game action of ``seat`` (the player's own seat, or a table seat the host
+        fills in for; None when not seated); returns the new room version. ``takeover``: a
+        bot plays an away player's seat (its events are marked, docs/rules.md "Bots").
+        Raises ``RoomError`` (not seated, no game running) or the plug-in's ``ActionError``;
+        nothing changes then."""
+        if seat is None:
+            raise RoomError("not_seated", "Only seated players can do that.", 403)
+        if state.status != "playing" or state.game_state is None:
+            raise RoomError("not_playing", "No game is running.")
+        events = state.plugin.decide(state.game_state, seat.id, message,
+                                     self.dice.for_room(state.code))
+        if takeover:
+            events = as_takeover(events)
+        return await self.append(state, events, action_id)
+
+    def table(self, state: RoomState) -> Table:
+        """The plug-in's view of the table (``RoomTimers.table``)."""
+        return self.timers.table(state)
+
+    async def due(self, state: RoomState, now: datetime) -> int | None:
+        """Write the plug-in's automatic events due at ``now`` in a running game; the new
+        version, or None when nothing is due."""
+        assert state.game_state is not None
+        events = state.plugin.on_timer(state.game_state, self.table(state), now,
+                                       self.dice.for_room(state.code))
+        return await self.append(state, events, None) if events else None
+
+    async def play_out(self, state: RoomState) -> int:
+        """Play ``state``'s running game to its end as the server plays for away players, as
+        if every seat had been away for long and every timer had run out (the plug-in's
+        ``on_timer``; test settings only). Returns the new version. Raises ``RoomError`` when
+        no game is running or the plug-in stops proposing events before the game is over."""
+        if state.status != "playing" or state.game_state is None or state.game is None:
+            raise RoomError("not_playing", "No game is running.")
+        long_ago = datetime(2000, 1, 1, tzinfo=UTC)
+        seats = list(state.game.seat_ids)
+        table = Table(seat_ids=seats, away_since=dict.fromkeys(seats, long_ago),
+                      started_at=long_ago, watching_since=long_ago)
+        later = self.clock() + timedelta(days=1)
+        version = state.version
+        while not state.plugin.is_over(state.game_state):
+            events = state.plugin.on_timer(state.game_state, table, later,
+                                           self.dice.for_room(state.code))
+            if not events:
+                raise RoomError("stuck", "The game cannot be played out.", 409)
+            version = await self.append(state, events, None)
+        return version
+
+    async def append(self, state: RoomState, events: list[Event], action_id: str | None) -> int:
+        """Fold ``events`` into the cached state and store them (finishing the game when they
+        end it); a failed write drops the cached state. Returns the new version."""
+        now = self.clock()
+        events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
+        plugin, game = state.plugin, state.game
+        assert game is not None
+        first_seq = state.last_seq + 1
+        try:
+            for event in events:  # optimistic: a failed commit drops the cached state
+                plugin.apply(state.game_state, event)
+            over = plugin.is_over(state.game_state)
+            totals = plugin.totals(state.game_state) if over else None
+            records = await self.repo.records(state, totals) if totals is not None else []
+            await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
+                                   totals, now, records)
+        except BaseException:
+            self.drop(state.code)
+            raise
+        version = state.version = state.version + 1
+        state.last_seq = first_seq + len(events) - 1
+        state.remember_action(action_id, version)
+        if totals is not None:
+            game.status, game.totals, state.status = "finished", totals, "finished"
+            game.records = records
+            log.info("game_finished", room=state.code, game=game.id, totals=totals)
+        self.timers.arm(state)
+        return version

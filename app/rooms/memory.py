@@ -1,0 +1,109 @@
+"""The rooms this process holds in memory: each room's state (rebuilt from the database by
+the repository), one lock per room, and their release when the room goes idle.
+
+The database is the truth: a state here is a cache of it, checked against the committed
+version where an answer must be current, and dropped whenever a write fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from app.rooms.errors import RoomError
+from app.rooms.repository import RoomRepository
+from app.rooms.state import RoomState
+from app.rooms.timers import RoomTimers
+
+
+class RoomMemory:
+    """Room states and locks of this process. ``repo`` loads rooms and reads versions;
+    ``timers`` are armed for each room loaded and forgotten with it; ``loaded(code)`` is
+    called whenever a room comes into memory (the app's idle-room tracking)."""
+
+    def __init__(self, repo: RoomRepository, timers: RoomTimers) -> None:
+        self.repo = repo
+        self.timers = timers
+        self.loaded: Callable[[str], None] = lambda code: None
+        self._rooms: dict[str, RoomState] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, code: str) -> asyncio.Lock:
+        """The in-process lock serialising actions of room ``code``."""
+        return self._locks.setdefault(code, asyncio.Lock())
+
+    async def snapshot(self, code: str, at_least: int = 0) -> RoomState | None:
+        """The room's state, reloaded from the database when ours is older than ``at_least``
+        (an event committed by another process), not cached yet, or ``at_least`` is -1."""
+        state = self._rooms.get(code)
+        if state is not None and state.version >= at_least >= 0:
+            return state
+        async with self.lock(code):
+            state = self._rooms.get(code)
+            if state is None or state.version < at_least or at_least < 0:
+                state = await self._reload(code)
+        if state is None:
+            self._unlock_unknown(code)
+        return state
+
+    async def current(self, code: str) -> RoomState | None:
+        """The room as the database has it now (one version check; reload when behind): for
+        HTTP reads, which may reach a process that has not yet heard of another process's
+        latest event. None for an unknown room."""
+        async with self.lock(code):
+            try:
+                return await self._fresh(code)
+            except RoomError:
+                pass
+        self._unlock_unknown(code)
+        return None
+
+    async def versions(self, codes: list[str]) -> dict[str, int]:
+        """The committed version of each room in ``codes`` (``RoomRepository.versions``)."""
+        return await self.repo.versions(codes)
+
+    async def _reload(self, code: str) -> RoomState | None:
+        """Rebuild room ``code`` from the database (None, dropping it, when it is gone)."""
+        state = await self.repo.load(code)
+        if state is None:
+            self._rooms.pop(code, None)
+            return None
+        self._rooms[code] = state
+        self.timers.arm(state)
+        self.loaded(code)
+        return state
+
+    async def _fresh(self, code: str) -> RoomState:
+        """The cached state if it matches the database's version, else a reload. Call locked.
+        Raises ``RoomError`` (404) for an unknown room."""
+        state = self._rooms.get(code)
+        version = await self.repo.version(code)
+        if version is None:
+            raise RoomError("unknown_room", "This room does not exist.", 404)
+        if state is None or state.version != version:
+            state = await self._reload(code)
+            assert state is not None
+        return state
+
+    def _unlock_unknown(self, code: str) -> None:
+        """Drop the lock of ``code`` after it turned out to name no room (so guessed codes
+        leave nothing behind), unless someone holds it."""
+        lock = self._locks.get(code)
+        if code not in self._rooms and lock is not None and not lock.locked():
+            del self._locks[code]
+
+    def _drop(self, code: str) -> None:
+        """Drop the cached state of room ``code`` (a write failed or lost a race)."""
+        self._rooms.pop(code, None)
+
+    def forget(self, code: str) -> bool:
+        """Release what this process keeps for room ``code`` (cached state, lock, timer);
+        False, keeping it, while an action holds its lock. The database is the truth: the
+        next visit rebuilds it."""
+        lock = self._locks.get(code)
+        if lock is not None and lock.locked():
+            return False
+        self._rooms.pop(code, None)
+        self._locks.pop(code, None)
+        self.timers.forget(code)
+        return True

@@ -1,0 +1,113 @@
+// Play feel: the name counter, the second tap before scoring 0, the result brought into view
+// at the end of a game, the Kniffel sheet's sticky header offset and the five-alike cheer.
+(function () {
+  "use strict";
+
+  // ----- name inputs: "25/24" and a message while the name is too long -----------------------
+  function nameLength(value) {
+    var text = (value || "").normalize ? value.normalize("NFC") : value || "";
+    return Array.from(text.trim()).length;  // code points, as the server counts them
+  }
+  function checkName(input) {
+    var count = document.querySelector("[data-name-count='" + input.id + "']");
+    var error = document.querySelector("[data-name-too-long='" + input.id + "']");
+    if (!count) return;
+    var max = parseInt(count.getAttribute("data-max"), 10);
+    var n = nameLength(input.value);
+    var over = n > max;
+    count.textContent = n + "/" + max;
+    count.classList.toggle("over", over);
+    if (error) error.hidden = !over;
+    input.setCustomValidity(over && error ? error.textContent : "");
+    if (over) input.setAttribute("aria-invalid", "true");
+    else if (input.getAttribute("aria-invalid") === "true" && !input.hasAttribute("data-server-error")) {
+      input.removeAttribute("aria-invalid");
+    }
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target.matches && e.target.matches("[data-name-input]")) checkName(e.target);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-name-input]").forEach(checkName);
+  });
+
+  // ----- scoring 0 takes a second tap ------------------------------------------------------
+  var armed = null;
+  function disarm() {
+    if (!armed) return;
+    armed.classList.remove("confirm");
+    armed.textContent = armed.getAttribute("data-points");
+    armed.removeAttribute("data-armed");
+    armed = null;
+  }
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest("[data-zero-confirm]");
+    if (btn && btn === armed && document.contains(btn)) { armed = null; return; }  // 2nd tap: send
+    disarm();
+    if (!btn) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    armed = btn;
+    btn.classList.add("confirm");
+    btn.setAttribute("data-armed", "true");
+    btn.textContent = btn.getAttribute("data-zero-confirm");
+  }, true);
+
+  // ----- the end of a game: the result comes into view ------------------------------------
+  var lastStatus = null;
+  function showResult() {
+    var result = document.querySelector("#live [data-result]");
+    if (!result) return;
+    result.scrollIntoView({ block: "start", behavior: "auto" });
+    var title = result.querySelector("h2");
+    if (title) title.focus({ preventScroll: true });
+    result.classList.add("arrived");
+  }
+
+  // ----- the Kniffel sheet's header sticks below the dice on a phone ------------------------
+  function stickyOffsets() {
+    var bar = document.querySelector(".topbar");
+    var turn = document.querySelector("#live .kniffel .turn");
+    var top = bar ? bar.offsetHeight : 0;
+    var sticky = turn && getComputedStyle(turn).position === "sticky";
+    document.documentElement.style.setProperty("--topbar-h", top + "px");
+    document.documentElement.style.setProperty("--sheet-top", (top + (sticky ? turn.offsetHeight : 0)) + "px");
+  }
+  window.addEventListener("resize", stickyOffsets);
+
+  // ----- a five alike worth 50 is cheered -------------------------------------------------
+  var fives = null, cheerTimer = null;
+  function cheer(text) {
+    // one cheer element, hidden again after a moment (it keeps its last text)
+    var note = document.querySelector("[data-cheer]");
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "cheer";
+      note.setAttribute("role", "status");
+      note.setAttribute("data-cheer", "");
+      document.body.appendChild(note);
+    }
+    note.textContent = text;
+    note.hidden = false;
+    clearTimeout(cheerTimer);
+    cheerTimer = setTimeout(function () { note.hidden = true; }, 2600);
+  }
+  function checkFives() {
+    var frame = document.querySelector("#live [data-celebrate-five]");
+    var n = document.querySelectorAll("#live td[data-filled=yahtzee][data-value='50']").length;
+    if (frame && fives !== null && n > fives) cheer(frame.getAttribute("data-celebrate-five"));
+    fives = frame ? n : null;
+  }
+
+  function afterUpdate(initial) {
+    var live = document.getElementById("live");
+    var status = live && live.getAttribute("data-status");
+    if (status === "finished" && (initial || lastStatus === "playing")) showResult();
+    if (status) lastStatus = status;
+    stickyOffsets();
+    checkFives();
+    if (armed && !document.contains(armed)) armed = null;
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () { afterUpdate(false); });
+  document.addEventListener("DOMContentLoaded", function () { afterUpdate(true); });
+})();

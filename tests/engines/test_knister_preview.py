@@ -1,0 +1,69 @@
+"""Knister lines while they fill: what a line holds so far, scores now and can still become
+(docs/rules.md, "Knister scoring")."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engines.knister import KnisterRules, classify_line, score_line
+from app.engines.knister_preview import LinePreview, preview_grid, preview_line
+
+NSV = KnisterRules(12)
+SUMS = st.integers(2, 12)
+CELL = st.one_of(st.none(), SUMS)
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ([5, 5, None, None, 9], LinePreview(3, "pair", 1, 8, "full_house", False)),
+    ([None] * 5, LinePreview(0, "none", 0, 10, "five_of_a_kind", True)),
+    ([4, 4, 8, 8, None], LinePreview(4, "two_pairs", 3, 8, "full_house", False)),
+    ([7, 7, 7, None, None], LinePreview(3, "three_of_a_kind", 3, 10, "five_of_a_kind", False)),
+    ([3, 5, None, 7, None], LinePreview(3, "none", 0, 8, "straight", True)),
+    ([2, 4, 6, 8, None], LinePreview(4, "none", 0, 1, "pair", False)),
+    ([2, 4, 6, 8, 10], LinePreview(5, "none", 0, 0, "none", False)),
+    ([6, 6, 6, 9, 9], LinePreview(5, "full_house", 8, 8, "full_house", False)),
+])
+def test_a_line_so_far(line, expected) -> None:
+    assert preview_line(line) == expected
+
+
+def test_the_straight_option_changes_what_a_line_can_become() -> None:
+    assert preview_line([2, 3, None, None, None], NSV).best == 12
+    assert preview_line([None] * 5, NSV).best_combination == "straight_without_7"
+    assert preview_line([8, 9, 10, 11, 12], NSV).now == 12
+
+
+@pytest.mark.parametrize("line", [[1, None, None, None, None], [2, 3], [13] + [None] * 4])
+def test_a_bad_line_is_refused(line) -> None:
+    with pytest.raises(ValueError):
+        preview_line(line)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(CELL, min_size=5, max_size=5), st.sampled_from([KnisterRules(), NSV]))
+def test_now_and_best_bound_every_way_to_fill_the_line(line, rules) -> None:
+    preview = preview_line(line, rules)
+    filled = [v for v in line if v is not None]
+    points = [score_line(filled + list(rest), rules=rules)
+              for rest in combinations_with_replacement(range(2, 13), 5 - len(filled))]
+    assert preview.best == max(points)
+    assert preview.now <= preview.best
+    assert preview.straight_open == any(
+        classify_line(filled + list(rest)).startswith("straight")
+        for rest in combinations_with_replacement(range(2, 13), 5 - len(filled)))
+    if len(filled) == 5:
+        assert preview.now == score_line(filled, rules=rules)
+
+
+def test_a_grid_has_twelve_previews_in_line_order() -> None:
+    grid = [[5, 5, None, None, None]] + [[None] * 5 for _ in range(4)]
+    previews = preview_grid(grid)
+    assert len(previews) == 12
+    assert previews[0].so_far == "pair"  # row 1
+    assert previews[5].filled == 1 and previews[10].filled == 1  # column 1, diagonal ↘
+    with pytest.raises(ValueError):
+        preview_grid(grid[:4])

@@ -1,0 +1,120 @@
+"""Hints and the game analysis in Debian Chromium: a hints-on Kniffel room shows the player on
+turn the best keep (dice outlined) and the best box (marked) with expected final scores; the
+finished game shows each player's accuracy, and its review page lists every turn."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.rooms.games.kniffel.test_analysis import FILLERS
+from tests.rooms.games.kniffel.test_browser import roll, score
+from tests.support.browser import chromium, create_room, join, screenshot
+from tests.support.server import ServerProcess, server_env_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+@pytest.fixture
+def server_env(settings, tmp_path, shared_tables, kniffel_strategy) -> dict[str, str]:
+    """A server whose strategy folder holds the Kniffel table (built once per session)."""
+    return server_env_for(settings.database_url, tmp_path,
+                          STRATEGY_DIR=str(shared_tables.folder))
+
+
+@pytest.fixture
+def server(server_env, tmp_path):
+    """A running server (stopped by its pid afterwards)."""
+    with ServerProcess(server_env, log=tmp_path / "server.log") as proc:
+        yield proc
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
+    with chromium() as browser:
+        anna_ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
+        bram_ctx = browser.new_context(locale="en-GB", viewport={"width": 1024, "height": 800})
+        anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+        code = create_room(anna, server, "kniffel", "Anna")
+        join(bram, server, code, "Bram")
+
+        # the host switches hints on; the guest sees the option, read-only
+        anna.wait_for_selector("#live .seat[data-presence=online] >> nth=1")
+        anna.wait_for_timeout(300)
+        anna.check("input[data-option=hints]")
+        bram.wait_for_selector("input[data-option=hints][checked][disabled]")
+        anna.click("#live [data-action=start]")
+        for page in (anna, bram):
+            page.wait_for_selector("#live .scoresheet")
+
+        # Anna rolls two fives: she asks for a hint; nothing is held or written for her
+        roll(anna, server, code, [5, 2, 5, 3, 1], 1)
+        expect(bram.locator("#live [data-action=show-hint]")).to_have_count(0)
+        anna.click("#live [data-action=show-hint]")
+        area = anna.locator("#live #kniffel-hint[data-hint-state=shown]")
+        expect(area).to_be_visible()
+        keep = area.locator("[data-hint=keep]")
+        box = area.locator("[data-hint=box]")
+        expect(keep).to_contain_text("expected final score")
+        expect(box).to_contain_text("expected final score")
+        assert 150 < float(keep.get_attribute("data-expected")) < 300
+        assert 150 < float(box.get_attribute("data-expected")) < 300
+        outlined = area.get_attribute("data-keep-dice").split(",")
+        expect(anna.locator("#live .die.hint-keep")).to_have_count(len(outlined))
+        best_box = area.get_attribute("data-hint-box")
+        expect(anna.locator(f"#live .offer.hint-box [data-box={best_box}]")).to_have_count(1)
+        expect(area.locator("[data-other-box]").first).to_be_attached()
+        expect(anna.locator("#live [data-die][data-held=true]")).to_have_count(0)
+        screenshot(anna, "kniffel-hint")
+
+        # the whole game, one roll a turn (loaded dice): Anna's first turn goes into ones
+        score(anna, "ones")
+        turns = [*FILLERS, ("chance", [1, 1, 1, 1, 1])]
+        plays = [(bram, *turns[0])] + [(page, *turn) for turn in turns[1:]
+                                      for page in (anna, bram)]
+        for page, name, faces in plays:
+            page.wait_for_selector("#live [data-action=roll]")
+            roll(page, server, code, faces, 1)
+            button = page.locator(f"#live button[data-box={name}]")
+            zero = button.get_attribute("data-points") == "0"
+            button.click()
+            if zero:  # a 0 takes a second tap
+                expect(button).to_have_attribute("data-armed", "true")
+                button.click()
+            page.wait_for_selector("#live button[data-box]", state="detached")
+
+        # the result: each player's accuracy, then the review lists every turn
+        for page in (anna, bram):
+            expect(page.locator("#live [data-result]")).to_be_visible()
+            expect(page.locator("#live [data-accuracy-seat] [data-accuracy]")).to_have_count(2)
+        value = anna.locator("#live [data-accuracy-seat] [data-accuracy]").first
+        assert 0 <= int(value.get_attribute("data-accuracy")) <= 100
+        screenshot(anna, "kniffel-accuracy")
+        anna.click("#live [data-review-link]")
+        expect(anna.locator("[data-review-turn]")).to_have_count(26)
+        expect(anna.locator("[data-summary-seat] [data-accuracy]")).to_have_count(2)
+        screenshot(anna, "kniffel-review")
+        anna_ctx.close()
+        bram_ctx.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_play_alone_from_the_home_page_starts_a_solo_game_with_hints(server) -> None:
+    with chromium() as browser:
+        context = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.fill("#solo-name", "Anna")
+        page.click("[data-play-alone=kniffel]")
+        expect(page.locator("#live")).to_have_attribute("data-status", "playing")
+        expect(page.locator("details.share")).to_be_hidden()
+        expect(page.locator("#live .seat")).to_have_count(1)
+        code = page.url.rsplit("/", 1)[1]
+        roll(page, server, code, [6, 6, 6, 2, 3], 1)
+        page.click("#live [data-action=show-hint]")
+        area = page.locator("#live #kniffel-hint[data-hint-state=shown]")
+        expect(area.locator("[data-hint=keep]")).to_contain_text("erwartete Endpunktzahl")
+        expect(area.locator("[data-hint=keep]")).to_have_attribute("data-keep", "666")
+        expect(page.locator("#live .die.hint-keep")).to_have_count(3)
+        screenshot(page, "kniffel-solo-hint-de")
+        context.close()

@@ -1,0 +1,156 @@
+"""Bots in rooms driven through the room service on the real database (SQLite and Postgres):
+adding and removing bots, whole games played by bots, the takeover of an away player, and
+every bot move stored once. Rules: docs/rules.md, "Bots"."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from app.rooms.bots.control import BotControl
+from app.rooms.bots.identity import bot_level, is_bot
+from app.rooms.bots.lease import LocalLease
+from app.rooms.bots.runner import BotRunner
+from app.rooms.errors import RoomError
+from app.store.models import GameEvent
+from tests.support.room_service import ServiceRoom, service_room
+
+
+def run_bots(room: ServiceRoom, grace: float = 0.0, strategies=lambda r, o: None) -> BotRunner:
+    """Hook a runner with a short delay into the room's service (as ``bots.install``)."""
+    runner = BotRunner(room.service, strategies, LocalLease(), delay=(0.0, 0.01), poll=0.2)
+    room.service.timers.bots = BotControl(timedelta(seconds=grace))
+    room.service.timers.watch = runner.watch
+    return runner
+
+
+async def events(room: ServiceRoom) -> list[GameEvent]:
+    async with room.service.db.sessionmaker() as session:
+        return list((await session.execute(select(GameEvent).order_by(GameEvent.id))).scalars())
+
+
+async def finish(room: ServiceRoom, timeout: float = 60.0) -> None:
+    for _ in range(int(timeout * 10)):
+        if (await room.state(fresh=True)).status == "finished":
+            return
+        await asyncio.sleep(0.1)
+    pytest.fail("the game did not end")
+
+
+async def test_host_adds_and_removes_bots(database_url):
+    async with service_room(database_url, "knister", ["Ann", "Bob"]) as room:
+        host, guest = room.players
+        for level in ("strong", "casual", "strong"):
+            await room.room_action(host, "add_bot", level=level)
+        state = await room.state()
+        bots = [s for s in state.active_seats if s.bot]
+        assert [s.name for s in bots] == ["Bot Anna", "Bot Bram", "Bot Clara"]
+        assert [bot_level(s.player_id) for s in bots] == ["strong", "casual", "strong"]
+        with pytest.raises(RoomError) as refused:
+            await room.room_action(guest, "add_bot", level="strong")
+        assert refused.value.code == "not_host"
+        with pytest.raises(RoomError) as refused:
+            await room.room_action(host, "add_bot", level="expert")
+        assert refused.value.code == "bad_message"
+        await room.room_action(host, "remove", target=bots[1].id)
+        state = await room.state(fresh=True)
+        assert [s.name for s in state.active_seats if s.bot] == ["Bot Anna", "Bot Clara"]
+        await room.room_action(host, "options", bot_takeover=["false"])
+        assert (await room.state()).options["bot_takeover"] is False
+
+
+@pytest.mark.parametrize("kind", ["knister", "kniffel"])
+async def test_three_bots_and_an_away_host_play_a_whole_game(database_url, kind):
+    """The host is away (no socket): after the grace a strong bot plays for them, marked."""
+    async with service_room(database_url, kind, ["Ann"]) as room:
+        host = room.players[0]
+        runner = run_bots(room)
+        for level in ("strong", "casual", "casual"):
+            await room.room_action(host, "add_bot", level=level)
+        await room.room_action(host, "start")
+        try:
+            await finish(room)
+        finally:
+            await runner.close()
+        state = await room.state(fresh=True)
+        assert sorted(state.game.totals) == sorted(s.id for s in state.active_seats)
+        rows = await events(room)
+        host_seat = state.seat_of(host).id
+        moves = [r for r in rows if r.type in ("place", "score")]
+        # every move once: Knister one placement per seat per roll, Kniffel one box per turn
+        if kind == "knister":
+            assert Counter(r.seat_id for r in moves) == {s: 25 for s in state.game.seat_ids}
+        else:
+            assert Counter(r.seat_id for r in moves) == {s: 13 for s in state.game.seat_ids}
+        assert all(r.payload["auto"] and r.payload["bot"] for r in moves if r.seat_id == host_seat)
+        assert not any(r.payload.get("bot") for r in moves if r.seat_id != host_seat)
+        ids = [r.action_id for r in rows if r.action_id]
+        assert len(ids) == len(set(ids)) and all(i.startswith("bot.") for i in ids)
+
+
+async def test_takeover_off_keeps_the_away_player_waiting(database_url):
+    async with service_room(database_url, "knister", ["Ann"]) as room:
+        host = room.players[0]
+        runner = run_bots(room)
+        await room.room_action(host, "add_bot", level="strong")
+        await room.room_action(host, "options", bot_takeover="false")
+        await room.room_action(host, "start")
+        try:
+            await asyncio.sleep(1.0)
+            state = await room.state(fresh=True)
+            seats = {s.id: s for s in state.active_seats}
+            # the bot rolled (if it is its turn) and placed; the away host's grace (today's
+            # automatic move, 15-30 s) has not run out: nobody played for them
+            placed = state.game_state.placed
+            assert all(is_bot(seats[s].player_id) for s in placed)
+            assert state.status == "playing" and not state.taken_over
+        finally:
+            await runner.close()
+
+
+async def test_play_against_bots_starts_a_room_with_the_bots(database_url):
+    from app.rooms.bots.solo import start_against_bots
+
+    async with service_room(database_url, "knister", ["Host"]) as room:
+        code = await start_against_bots(room.service, "p-solo", "Sam", "yatzy", 2, "casual")
+        state = await room.service.current(code)
+        assert state.status == "playing" and state.kind == "yatzy"
+        assert [(s.name, s.bot) for s in state.active_seats] == \
+            [("Sam", False), ("Bot Anna", True), ("Bot Bram", True)]
+        assert all(bot_level(s.player_id) == "casual" for s in state.active_seats if s.bot)
+        for bad in (0, 4):
+            with pytest.raises(RoomError):
+                await start_against_bots(room.service, "p-solo", "Sam", "knister", bad)
+
+
+async def test_a_returning_player_takes_over_at_once(database_url):
+    async with service_room(database_url, "knister", ["Ann"]) as room:
+        host = room.players[0]
+        runner = run_bots(room)
+        await room.room_action(host, "add_bot", level="strong")
+        await room.room_action(host, "start")
+        try:
+            for _ in range(100):  # the bot plays for the away host for a few rolls
+                if len((await room.state(fresh=True)).game_state.rolls) >= 3:
+                    break
+                await asyncio.sleep(0.1)
+            room.service.online = lambda code: frozenset({host})  # Ann opens the page again
+            room.service.presence_changed(room.code)
+            await asyncio.sleep(0.3)  # a move already on its way may still land
+            before = len(await events(room))
+            await asyncio.sleep(1.5)
+            state = await room.state(fresh=True)
+            assert not state.taken_over and state.status == "playing"
+            later = (await events(room))[before:]
+            host_seat = state.seat_of(host).id
+            assert not [e for e in later if e.seat_id == host_seat]  # nobody moves for Ann
+            waiting_for_ann = (state.game_state.roll_pending and
+                               host_seat not in state.game_state.placed) or \
+                state.game_state.roller == host_seat
+            assert waiting_for_ann
+        finally:
+            await runner.close()

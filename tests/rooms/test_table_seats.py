@@ -1,0 +1,73 @@
+"""Seats without a phone (docs/rules.md, "Table mode"), as pure room rules: who may act for
+which seat, whose sheet the host's device fills, presence and the host hand-over."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rooms.errors import RoomError
+from app.rooms.rules import heir
+from app.rooms.state import RoomState, SeatInfo
+from app.rooms.table_seats import (
+    acting_seat,
+    is_table_seat,
+    new_table_player_id,
+    present_seats,
+    proxy_seat,
+)
+
+HOST, GUEST = "a" * 32, "b" * 32
+TABLE, GONE = new_table_player_id(), new_table_player_id()
+
+
+def room() -> RoomState:
+    seats = [SeatInfo(1, HOST, "Anna", 0, "active"), SeatInfo(2, GUEST, "Bram", 1, "active"),
+             SeatInfo(3, TABLE, "Cor", 2, "active"), SeatInfo(4, GONE, "Dirk", 3, "removed")]
+    return RoomState(id=1, code="c", kind="kniffel", options={}, host_player_id=HOST,
+                     status="playing", version=5, seats=seats, games=[])
+
+
+def test_table_player_ids_are_no_guest_ids() -> None:
+    assert len(TABLE) == 32 and TABLE != GONE and not TABLE.isalnum()
+    assert [is_table_seat(s) for s in room().seats] == [False, False, True, True]
+
+
+def test_a_player_acts_for_their_own_seat() -> None:
+    state = room()
+    assert acting_seat(state, GUEST, None).id == 2
+    assert acting_seat(state, GUEST, "2").id == 2
+    assert acting_seat(state, "c" * 32, None) is None  # a spectator
+
+
+def test_only_the_host_acts_for_an_active_table_seat() -> None:
+    state = room()
+    assert acting_seat(state, HOST, 3).id == 3
+    for player, claimed in ((GUEST, 3), (HOST, 2), (GUEST, 1), (HOST, 4), (HOST, 99),
+                            (HOST, "x"), ("c" * 32, 3)):
+        with pytest.raises(RoomError) as err:
+            acting_seat(state, player, claimed)
+        assert (err.value.code, err.value.status) == ("not_your_seat", 403)
+
+
+def test_the_host_page_fills_in_for_the_first_awaited_table_seat_before_the_host() -> None:
+    state = room()
+    host, guest = state.seats[0], state.seats[1]
+    assert proxy_seat(state, host, [1, 2, 3]) is None
+    assert proxy_seat(state, host, [2, 3]) == 3
+    assert proxy_seat(state, host, [3, 1]) == 3  # e.g. its Knister entry comes first
+    assert proxy_seat(state, host, [2]) is None
+    assert proxy_seat(state, guest, [3]) is None
+    assert proxy_seat(state, None, [3]) is None
+
+
+def test_table_seats_are_present_while_the_host_is() -> None:
+    state = room()
+    assert present_seats(state, {HOST}) == {1, 3}
+    assert present_seats(state, {GUEST}) == {2}
+
+
+def test_a_table_seat_never_becomes_host() -> None:
+    state = room()
+    assert heir(state, online=set()).id == 2
+    state.seats[1].status = "left"
+    assert heir(state, online=set()) is None

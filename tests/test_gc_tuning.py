@@ -1,0 +1,45 @@
+"""Rooms that leave memory have their frozen garbage collected soon (app/gc_tuning.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from app import gc_tuning
+
+
+class Cycle:
+    """A piece of garbage only the cyclic collector frees."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_released_rooms_trigger_a_full_collection_of_frozen_garbage() -> None:
+    gc_tuning.refreeze()
+    cycle = Cycle()
+    gc.freeze()  # frozen while in use, as a room's sockets are after ten seconds
+    assert gc.get_freeze_count() > 0
+    cycle_id = id(cycle)
+    del cycle  # now garbage, but frozen: no ordinary collection frees it
+    gc.collect()
+    assert any(id(o) == cycle_id for o in gc.get_objects() + _frozen())
+    gc_tuning.released(1)
+    task = asyncio.create_task(gc_tuning.keep_frozen(freeze_every=0.01, collect_every=60.0))
+    old, gc_tuning.RELEASE_EVERY = gc_tuning.RELEASE_EVERY, 0.02
+    try:
+        await asyncio.sleep(0.2)
+    finally:
+        gc_tuning.RELEASE_EVERY = old
+        task.cancel()
+    assert gc_tuning._released == 0
+    gc.unfreeze()
+    assert not any(id(o) == cycle_id and isinstance(o, Cycle) for o in gc.get_objects())
+
+
+def _frozen() -> list[object]:
+    gc.unfreeze()
+    try:
+        return gc.get_objects()
+    finally:
+        gc.freeze()

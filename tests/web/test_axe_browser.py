@@ -1,0 +1,143 @@
+"""axe-core over every page (issue 12, accessibility): 0 serious or critical violations.
+
+Every page of ``tests.support.site`` (home, name, each registered room game's lobby, game and
+result as host, guest and visitor, Knikkers game and end, replays, leaderboards, player page,
+error pages), in nl, de and en, at phone (390x844) and desktop (1280x800) size, light and
+dark (``prefers-color-scheme``: the app's only theme switch). axe-core comes from the npm
+registry (``package.json``, ``node_modules/axe-core``), never a CDN. One server and one browser;
+each page is loaded once per language and checked four times (the viewport and the colour
+scheme change without a reload).
+
+Screenshots of each game at both sizes, light and dark, go to ``test-artifacts/screenshots/``
+(ignored by git).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app import i18n
+from app.settings import ROOT
+from tests.support import databases as dbs
+from tests.support.browser import ARTIFACTS, chromium
+from tests.support.server import ServerProcess, server_env_for
+from tests.support.site import Site, SitePage, build_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+SCHEMES = ("light", "dark")
+BLOCKING = ("serious", "critical")
+SHOTS = ARTIFACTS / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, shared_tables) -> Iterator[Site]:
+    """One server on its own SQLite database with every page's state made (the reviews'
+    strategy tables in the session's shared folder)."""
+    folder = tmp_path_factory.mktemp("axe")
+    url = dbs.create_sqlite_database(folder)
+    dbs.migrate(url)
+    env = server_env_for(url, folder, STRATEGY_DIR=str(shared_tables.folder))
+    with ServerProcess(env, log=folder / "server.log") as server:
+        yield build_site(server.url, url)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for the module."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make install` (npm ci) first")
+    with chromium() as b:
+        yield b
+
+
+def settle(page) -> None:
+    """Wait until a live page's socket is up (its first update is in) and animations end."""
+    if page.locator("[ws-connect]").count():
+        page.wait_for_function("document.body.classList.contains('online')", timeout=10_000)
+    page.wait_for_timeout(100)
+
+
+def axe_problems(page, contrast_only: bool = False) -> list[str]:
+    """The serious and critical violations axe finds in the page as it is now, one line each
+    (rule, impact, help, and the first few offending elements with axe's summary);
+    ``contrast_only``: run the colour rules alone (the rest does not depend on the scheme)."""
+    options = {"resultTypes": ["violations"]}
+    if contrast_only:
+        options["runOnly"] = {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}
+    result = page.evaluate("(options) => axe.run(document, options)", options)
+    lines = []
+    for v in result["violations"]:
+        if v["impact"] not in BLOCKING:
+            continue
+        for node in v["nodes"][:4]:
+            lines.append(f"{v['id']} ({v['impact']}): {v['help']} | {' '.join(node['target'])}"
+                         f" | {node.get('failureSummary', '').splitlines()[-1:]}")
+    return lines
+
+
+def check(page, info: SitePage, lang: str) -> list[str]:
+    """The blocking violations of the loaded page ``info`` at both sizes in both schemes
+    (every rule once per size, phone light and desktop dark; the colour rules in all four
+    combinations); in English, screenshots of the game pages as well."""
+    problems = []
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            full = (size, scheme) in (("phone", "light"), ("desktop", "dark"))
+            problems += [f"{info.name} [{lang} {size} {scheme}] {line}"
+                         for line in axe_problems(page, contrast_only=not full)]
+            if lang == "en" and info.shot:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"{info.name}-{size}-{scheme}.png"),
+                                full_page=True)
+    return problems
+
+
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
+def test_every_page_has_no_serious_axe_violation(site: Site, browser, lang: str) -> None:
+    problems: list[str] = []
+    contexts = {}
+    try:
+        for who, cookies in site.cookies.items():
+            ctx = browser.new_context(viewport=SIZES["phone"], locale=lang)
+            ctx.add_cookies([{"name": k, "value": v, "url": site.url} for k, v in
+                             {**cookies, i18n.LANG_COOKIE: lang}.items()])
+            ctx.add_init_script(path=str(AXE))  # axe-core in every page this context loads
+            contexts[who] = (ctx, ctx.new_page())
+        for info in site.pages:
+            page = contexts[info.who][1]
+            page.set_viewport_size(SIZES["phone"])
+            response = page.goto(site.url + info.path)
+            assert response is not None and response.status == info.status, (
+                info.name, response and response.status)
+            assert page.get_attribute("html", "lang") == lang
+            settle(page)
+            problems += check(page, info, lang)
+    finally:
+        for ctx, _page in contexts.values():
+            ctx.close()
+    report = ARTIFACTS / f"axe-{lang}.txt"
+    report.parent.mkdir(exist_ok=True)
+    report.write_text("\n".join(problems) + "\n")
+    assert not problems, f"{len(problems)} serious/critical axe violations:\n" + "\n".join(problems)
+
+
+def test_the_axe_check_finds_a_serious_violation(browser) -> None:
+    """The harness itself: a button without a name and low-contrast text are reported."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.set_content('<html lang="en"><body><main><button></button>'
+                         '<p style="color:#bbb;background:#fff">faint</p></main></body></html>')
+        page.add_script_tag(path=str(AXE))
+        problems = axe_problems(page)
+        assert any(p.startswith("button-name (critical)") for p in problems), problems
+        assert any(p.startswith("color-contrast (serious)") for p in problems), problems
+    finally:
+        ctx.close()

@@ -1,0 +1,134 @@
+"""Everything playable by mouse is playable by keyboard, with a visible focus (issue 12):
+a Knister turn (Tab to Roll, Enter; Tab and arrows to a cell, Space) and a Kniffel turn
+(roll, hold a die, roll again, score a box), using only ``page.keyboard``, in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import chromium, create_room
+from tests.support.server import ServerProcess, server_env_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+MAX_TABS = 120
+
+
+def load(server, code: str, faces: list[int]) -> None:
+    """Queue the next dice of room ``code`` (test hook)."""
+    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    assert r.status_code == 200, r.text
+
+
+def focused_matches(page, selector: str) -> bool:
+    return page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)",
+                         selector)
+
+
+def tab_to(page, selector: str) -> None:
+    """Press Tab until the focused element matches ``selector`` (fails after MAX_TABS), then
+    check the focus is visible: ``:focus-visible`` applies and draws an outline."""
+    for _ in range(MAX_TABS):
+        if focused_matches(page, selector):
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError(f"Tab never reached {selector}")
+    assert_focus_visible(page)
+
+
+def assert_focus_visible(page) -> None:
+    style = page.evaluate("""() => {
+        const el = document.activeElement;
+        const css = getComputedStyle(el);
+        return {visible: el.matches(':focus-visible'), outline: css.outlineStyle,
+                width: parseFloat(css.outlineWidth)};
+    }""")
+    assert style["visible"] and style["outline"] != "none" and style["width"] >= 2, style
+
+
+def start_alone(page, server, game: str, timer: str | None = None) -> str:
+    """A room of ``game`` with the page's player alone at the table, started (setup only;
+    ``timer``: the turn timer option to choose first)."""
+    code = create_room(page, server, game, "Anna")
+    if timer is not None:
+        page.wait_for_timeout(300)  # let htmx settle the lobby before changing the form
+        page.select_option("select[data-option=timer]", timer)
+        expect(page.locator(f"select[data-option=timer] option[value='{timer}'][selected]")
+               ).to_have_count(1)
+    page.click("#live [data-action=start]")
+    expect(page.locator("#live")).to_have_attribute("data-status", "playing")
+    return code
+
+
+def room_state(server, code: str) -> dict:
+    return httpx.get(f"{server.url}/r/{code}/state.json").json()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_knister_turn_by_keyboard_only(settings, tmp_path) -> None:
+    env = server_env_for(settings.database_url, tmp_path)
+    with ServerProcess(env, log=tmp_path / "server.log") as server, chromium() as browser:
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        code = start_alone(page, server, "knister")
+        load(server, code, [3, 4])
+        tab_to(page, "#live [data-action=roll]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live .dice")).to_have_attribute("data-roll", "7")
+        # Roll is gone after rolling: the focus goes on to an open cell, not the page's top
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.matches('button.cell.open')")
+        assert_focus_visible(page)
+        tab_to(page, "#live button.cell.open[data-cell='0,0']")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowDown")
+        assert focused_matches(page, "button[data-cell='1,1']")
+        assert_focus_visible(page)
+        page.keyboard.press("Space")
+        expect(page.locator("#live .cell[data-cell='1,1']")).to_have_attribute("data-value", "7")
+        sheet = next(iter(room_state(server, code)["current"]["sheets"].values()))
+        assert sheet[1][1] == 7 and sum(v is not None for row in sheet for v in row) == 1
+        # the next roll is reached by keyboard again (the focus stays in the game)
+        load(server, code, [6, 6])
+        tab_to(page, "#live [data-action=roll]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live .dice")).to_have_attribute("data-roll", "12")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_kniffel_turn_by_keyboard_only(settings, tmp_path) -> None:
+    env = server_env_for(settings.database_url, tmp_path)
+    with ServerProcess(env, log=tmp_path / "server.log") as server, chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        code = start_alone(page, server, "kniffel", timer="60")
+        # the turn timer: an SVG icon (no emoji font needed) beside a live countdown
+        expect(page.locator("#live .timer svg.icon-timer")).to_be_visible()
+        load(server, code, [5, 2, 5, 3, 1])
+        tab_to(page, "#live [data-action=roll]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live .dice")).to_have_attribute("data-roll-count", "1")
+        for die in (0, 2):
+            tab_to(page, f"#live button[data-die='{die}']")
+            page.keyboard.press("Space")
+            expect(page.locator(f"#live [data-die='{die}']")).to_have_attribute("data-held",
+                                                                                 "true")
+            # the focus stays on the die just held, so the next Tab goes on from there
+            assert focused_matches(page, f"button[data-die='{die}']")
+        load(server, code, [5, 6, 4])
+        tab_to(page, "#live [data-action=roll]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live .dice")).to_have_attribute("data-roll", "55564")
+        tab_to(page, "#live button[data-box=fives]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live [data-slot$='/fives'][data-filled]")).to_have_attribute(
+            "data-value", "15")
+        current = room_state(server, code)["current"]
+        assert current is not None
+        # the next turn runs against the clock: the countdown keeps its icon
+        timer = page.locator("#live .timer[data-deadline]")
+        expect(timer.locator("[data-timer-text]")).to_have_text(re.compile(r"^\d+ s$"))
+        expect(timer.locator("svg.icon-timer")).to_be_visible()

@@ -1,0 +1,266 @@
+"""Play feel in Debian Chromium (issue 12): the rules panel, Knister line points that explain
+themselves by tap, "Your rooms" leading back into a running game, turn alerts and the sound
+switch, the name counter, read-only lobby options for guests, the host's Remove only where it
+is useful, and the desktop layout (Knister sheets, Knikkers buttons).
+
+One server and one browser for the module; SQLite only (the browser adds nothing on Postgres).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import databases as dbs
+from tests.support.browser import chromium, create_room, join, screenshot
+from tests.support.server import ServerProcess, server_env_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+HIDDEN_TAB = """
+Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+window.__vibrations = [];
+navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("feel")
+    url = dbs.create_sqlite_database(folder)
+    dbs.migrate(url)
+    with ServerProcess(server_env_for(url, folder), log=folder / "server.log") as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def browser(server) -> Iterator[object]:
+    with chromium() as b:
+        yield b
+
+
+def load(server, code: str, faces: list[int]) -> None:
+    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    assert r.status_code == 200, r.text
+
+
+def roll(page, server, code: str, dice: tuple[int, int]) -> None:
+    load(server, code, list(dice))
+    page.click("#live [data-action=roll]")
+    page.wait_for_selector(f"#live .dice[data-roll='{sum(dice)}']")
+
+
+def place(page, cell: str) -> None:
+    page.click(f"#live button.cell.open[data-cell='{cell}']")
+    page.wait_for_selector(f"#live .sheet.mine [data-cell='{cell}'][data-value]")
+
+
+def test_the_rules_panel_is_on_every_room_page_in_the_page_language(server, browser) -> None:
+    for locale, title, sentence in (
+            ("nl-NL", "Spelregels van Knister", "De twee diagonalen tellen dubbel"),
+            ("de-DE", "Spielregeln von Knister", "Die beiden Diagonalen zählen doppelt"),
+            ("en-GB", "Rules of Knister", "The two diagonals count double")):
+        ctx = browser.new_context(locale=locale, viewport=PHONE)
+        page = ctx.new_page()
+        create_room(page, server, "knister", "Anna")
+        rules = page.locator("[data-rules=knister]")
+        expect(rules.locator("summary")).to_have_text(title)
+        expect(rules.get_by_text(sentence)).to_be_hidden()  # folded until asked for
+        rules.locator("summary").click()
+        expect(rules.get_by_text(sentence)).to_be_visible()
+        expect(rules.locator("[data-rules-table=lines] tbody tr")).to_have_count(9)
+        # the lobby explains each option where it is chosen
+        fields = page.locator("#live form.options").locator("select, input[type=checkbox]")
+        expect(page.locator("#live form.options [data-option-help]")).to_have_count(
+            fields.count())
+        page.click("[data-action=start]")
+        expect(page.locator("#live")).to_have_attribute("data-status", "playing")
+        expect(rules.get_by_text(sentence)).to_be_visible()  # open while the game updates
+        ctx.close()
+
+
+def test_knister_line_points_show_the_line_so_far_and_explain_on_a_tap(server, browser) -> None:
+    ctx = browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
+    page = ctx.new_page()
+    code = create_room(page, server, "knister", "Anna")
+    page.click("[data-action=start]")
+    for i, dice in enumerate([(2, 3), (1, 4), (4, 5)]):
+        roll(page, server, code, dice)
+        place(page, f"0,{i}")
+    row = page.locator("#live .sheet.mine button.line-points[data-line='0']")
+    expect(row).to_have_attribute("data-line-so-far", "pair")
+    expect(row).to_have_attribute("data-line-now", "1")
+    expect(row).to_contain_text("1")
+    expect(row).to_contain_text("pair")
+    pop = page.locator("#line-pop-" + page.get_attribute("#live .sheet.mine", "data-sheet") + "-0")
+    expect(pop).to_be_hidden()
+    row.tap()
+    expect(pop).to_be_visible()
+    expect(pop).to_contain_text("pair so far: 1 point now")
+    expect(pop).to_contain_text("Still possible: full house, 8 points")
+    expect(pop).to_contain_text("Scores when its last cells are filled (2 empty)")
+    screenshot(page, "feel-knister-line-popover-phone")
+    pop.get_by_role("button", name="Close").tap()
+    expect(pop).to_be_hidden()
+    # a diagonal explains that it counts double
+    diagonal = page.locator("#live .sheet.mine button.line-points[data-line='10']")
+    diagonal.tap()
+    expect(page.locator("[popover]:popover-open")).to_contain_text("Diagonals count double")
+    ctx.close()
+
+
+def test_your_rooms_lead_back_into_a_running_game(server, browser) -> None:
+    ctx = browser.new_context(locale="en-GB", viewport=PHONE)
+    page = ctx.new_page()
+    code = create_room(page, server, "knister", "Anna")
+    page.click("[data-action=start]")
+    expect(page.locator("#live")).to_have_attribute("data-status", "playing")
+    page.goto(server.url + "/")
+    link = page.locator(f"[data-my-rooms] a[data-my-room='{code}']")
+    expect(link).to_have_text("Knister")
+    link.click()
+    expect(page).to_have_url(f"{server.url}/r/{code}")
+    expect(page.locator("#live")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#live [data-action=roll]")).to_be_visible()
+    ctx.close()
+
+
+def test_a_hidden_tab_is_told_of_its_turn_and_sound_can_be_switched_off(server, browser) -> None:
+    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    bram_ctx = browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
+    bram_ctx.add_init_script(HIDDEN_TAB)
+    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+    code = create_room(anna, server, "knister", "Anna")
+    join(bram, server, code, "Bram")
+    anna.click("[data-action=start]")
+    expect(bram.locator("#live")).to_have_attribute("data-status", "playing")
+    title = bram.title()
+    roll(anna, server, code, (3, 4))
+    # Bram's tab is hidden: a roll waits for his placement
+    expect(bram).to_have_title(re.compile(r"^Your turn! · "))
+    assert bram.evaluate("window.__vibrations.length") == 1
+    assert bram.evaluate("window.KnobelAlerts.played") == ["roll", "turn"]
+    place(bram, "2,2")
+    expect(bram).to_have_title(title)  # his turn is over
+    # sound off, remembered across a reload: the next roll plays nothing
+    toggle = bram.locator("[data-sound-toggle]")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_contain_text("Sound off")
+    place(anna, "0,0")
+    bram.reload()
+    expect(bram.locator("[data-sound-toggle]")).to_have_attribute("aria-pressed", "false")
+    expect(bram.locator("body")).to_have_class(re.compile(r"\bonline\b"))
+    roll(bram, server, code, (1, 1))  # Bram's roll, then both place
+    place(bram, "1,1")
+    place(anna, "1,1")
+    roll(anna, server, code, (2, 2))  # Anna's roll waits for Bram again
+    expect(bram).to_have_title(re.compile(r"^Your turn! · "))
+    assert bram.evaluate("window.__vibrations.length") == 1  # vibration with sound off too
+    assert bram.evaluate("window.KnobelAlerts.played") == []
+    anna_ctx.close()
+    bram_ctx.close()
+
+
+def test_a_name_over_24_characters_is_refused_while_typing(server, browser) -> None:
+    ctx = browser.new_context(locale="en-GB", viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(server.url + "/name")
+    field = page.locator("#name")
+    field.fill("Abcdefghijklmnopqrstuvwx")  # 24
+    expect(page.locator("[data-name-count=name]")).to_have_text("24/24")
+    expect(page.locator("[data-name-too-long=name]")).to_be_hidden()
+    field.press("y")  # the 25th character is typed, not swallowed
+    expect(field).to_have_value("Abcdefghijklmnopqrstuvwxy")
+    expect(page.locator("[data-name-count=name]")).to_have_text("25/24")
+    expect(page.locator("[data-name-too-long=name]")).to_have_text(
+        "A name can be at most 24 characters long.")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    page.click("form[action=\"/name\"] button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/name$"))  # the browser does not send it
+    assert page.evaluate("document.querySelector('#name').validity.valid") is False
+    field.press("Backspace")
+    expect(page.locator("[data-name-count=name]")).to_have_text("24/24")
+    expect(page.locator("[data-name-too-long=name]")).to_be_hidden()
+    ctx.close()
+
+
+def test_guests_see_read_only_options_and_the_host_removes_only_where_useful(
+        server, browser) -> None:
+    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    bram_ctx = browser.new_context(locale="en-GB", viewport=PHONE)
+    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+    code = create_room(anna, server, "knister", "Anna")
+    join(bram, server, code, "Bram")
+    expect(bram.locator("[data-readonly-note]")).to_have_text("Only the host can change these.")
+    selects = bram.locator("#live .options select")
+    expect(selects).to_have_count(4)  # match, straight, timer, dice
+    for i in range(4):
+        expect(selects.nth(i)).to_be_disabled()
+    expect(anna.locator("[data-readonly-note]")).to_have_count(0)
+    bram_seat = anna.locator("#live .seat", has_text="Bram")
+    expect(bram_seat.locator("[data-action=remove-seat]")).to_be_visible()  # lobby: useful
+    anna.click("[data-action=start]")
+    expect(anna.locator("#live")).to_have_attribute("data-status", "playing")
+    expect(bram_seat).to_have_attribute("data-presence", "online")
+    expect(bram_seat.locator("[data-action=remove-seat]")).to_have_count(0)  # playing, online
+    bram_ctx.close()  # Bram goes away
+    expect(bram_seat).to_have_attribute("data-presence", "away")
+    remove = bram_seat.locator("[data-action=remove-seat]")
+    expect(remove).to_be_visible()
+    asked = []
+    anna.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    remove.click()
+    expect(anna.locator("#live .seat", has_text="Bram")).to_have_count(0)
+    assert asked == ["Remove Bram from the room?"]
+    anna_ctx.close()
+
+
+def test_desktop_uses_the_space_for_knister_sheets_and_shows_knikkers_buttons(
+        server, browser) -> None:
+    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    bram_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+    code = create_room(anna, server, "knister", "Anna")
+    join(bram, server, code, "Bram")
+    anna.click("[data-action=start]")
+    other = anna.locator("#live .sheet:not(.mine)")
+    mine = anna.locator("#live .sheet.mine")
+    expect(other).to_have_count(1)
+    other_box, mine_box = other.bounding_box(), mine.bounding_box()
+    assert other_box["width"] >= 240, other_box
+    assert other_box["x"] > mine_box["x"] + mine_box["width"] - 1  # beside mine, not below
+    screenshot(anna, "feel-knister-desktop")
+    bram_ctx.close()
+    page = anna_ctx.new_page()
+    page.goto(server.url + "/knikkers")
+    for action in ("undo", "new-game"):
+        expect(page.locator(f".kn-tools [data-action={action}]")).to_be_in_viewport(ratio=1)
+    assert page.evaluate("window.scrollY") == 0
+    screenshot(page, "feel-knikkers-desktop")
+    anna_ctx.close()
+
+
+def test_the_end_of_a_knister_game_comes_into_view_on_a_phone(server, browser) -> None:
+    ctx = browser.new_context(locale="de-DE", viewport=PHONE, has_touch=True)
+    page = ctx.new_page()
+    code = create_room(page, server, "knister", "Anna")
+    page.click("[data-action=start]")
+    for n in range(25):  # the last cells are at the bottom of the sheet, the result on top
+        roll(page, server, code, (1, 1 + n % 5))
+        place(page, f"{n // 5},{n % 5}")
+    expect(page.locator("#live")).to_have_attribute("data-status", "finished")
+    result = page.locator("#live [data-result]")
+    expect(result).to_be_in_viewport()
+    expect(result.locator("[data-winner]")).to_have_text("Du gewinnst!")
+    expect(page.locator("#live [data-my-turn=true]")).to_have_count(0)
+    assert page.evaluate("window.KnobelAlerts.played").count("end") == 1
+    ctx.close()
