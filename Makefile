@@ -14,8 +14,12 @@ PORT ?= 8000
 run: install migrate
 	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist; 2 = this project's machines' cores);
+# tests that share an expensive set-up are kept on one worker by their xdist_group mark.
+TEST_WORKERS ?= 2
+
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check app tests bench migrations

@@ -82,11 +82,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await broadcast.connect()
         hub.start()
         idle.start()
-        tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
-        freezer = asyncio.create_task(keep_frozen())
+        freezer = None
+        if settings.gc_tuning:
+            tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
+            freezer = asyncio.create_task(keep_frozen())
         bots.start()
         yield
-        freezer.cancel()
+        if freezer:
+            freezer.cancel()
         await bots.close()
         rooms.close()
         strategy.close()

@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     environment: Literal["development", "production", "test"] = "development"
     https_only: bool = False
     test_hooks: bool = False
+    gc_tuning: bool = Field(
+        default=True,
+        description="Tune the garbage collector for a long-running server (app/gc_tuning.py); "
+        "off for apps that run inside a test process, whose heap is not theirs",
+    )
     ws_message_rate: str = "15/second;300/minute"
     rate_limit_rooms: str = "10/minute;100/day"
     rate_limit_joins: str = "30/minute"

@@ -74,6 +74,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         secret_key="test-secret-key-not-for-production",
         environment="test",
         test_hooks=True,
+        gc_tuning=False,  # the test process's heap is not the app's (app/gc_tuning.py)
     )
 
 

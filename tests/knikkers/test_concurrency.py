@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import httpx
 import pytest
 
 from app.engines.knikkers import Game
@@ -19,6 +18,7 @@ from app.knikkers import service
 from app.main import SESSION_COOKIE
 from app.store.db import Database
 from tests.knikkers.helpers import JSON, choose
+from tests.support import http
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.server
@@ -33,7 +33,7 @@ def _race(server: ServerProcess, cookie: str, game_id: int, src, dst) -> list[in
 
     def send(path: str, data: dict) -> None:
         try:
-            with httpx.Client(base_url=server.url, cookies={SESSION_COOKIE: cookie},
+            with http.client(base_url=server.url, cookies={SESSION_COOKIE: cookie},
                               headers=JSON, timeout=30) as client:
                 barrier.wait(timeout=30)
                 statuses.append(client.post(path, data=data).status_code)
@@ -77,7 +77,7 @@ def test_move_and_undo_at_once_leave_the_game_before_or_after_the_move(settings,
     env = {"DATABASE_URL": settings.database_url, "SECRET_KEY": "c" * 32,
            "VAR_DIR": str(tmp_path)}
     outcomes, script = [], []
-    with ServerProcess(env) as server, httpx.Client(base_url=server.url, headers=JSON,
+    with ServerProcess(env) as server, http.client(base_url=server.url, headers=JSON,
                                                      timeout=30) as client:
         started = client.post("/knikkers/test/start", data={"seed": SEED, "variant": VARIANT})
         assert started.status_code == 303, started.text

@@ -3,11 +3,11 @@ and opened again (issue 12), in Chromium; an empty leaderboard says so in a sent
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from tests.knikkers.helpers import play_to_end
+from tests.support import http
 from tests.support.browser import chromium
 from tests.support.server import ServerProcess, server_env_for
 
@@ -27,7 +27,7 @@ def test_the_end_dialog_closes_by_button_and_esc_and_opens_again(settings, tmp_p
                               form={"free": "3", "seed": "1"}, max_redirects=0)
         game_id = int(r.headers["location"].rsplit("/", 1)[1])
         cookies = {c["name"]: c["value"] for c in context.cookies()}
-        with httpx.Client(base_url=server.url, cookies=cookies) as client:
+        with http.client(base_url=server.url, cookies=cookies) as client:
             play_to_end(client, game_id)
         page.goto(f"{server.url}/knikkers/games/{game_id}")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
+from tests.support import http
 from tests.support.players import Guest, wait_for
 
 pytestmark = pytest.mark.server
@@ -93,9 +93,9 @@ def test_fuzzed_messages_change_nothing(server, batch) -> None:
         except ConnectionClosed as exc:
             closed_cleanly = exc.rcvd is not None and exc.rcvd.code in CLEAN_CLOSE
         assert closed_cleanly
-        async with httpx.AsyncClient(base_url=server.url) as http:
-            assert (await http.get("/healthz")).status_code == 200
-            after = (await http.get(f"/r/{_room['code']}/state.json")).json()
+        async with http.async_client(base_url=server.url) as web:
+            assert (await web.get("/healthz")).status_code == 200
+            after = (await web.get(f"/r/{_room['code']}/state.json")).json()
         assert after == _room["before"]
         await sock.close()
         await guest.aclose()

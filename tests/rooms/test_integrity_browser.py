@@ -3,10 +3,10 @@ dice it never saw, and a host who closes the lobby tab is replaced after the gra
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import http
 from tests.support.browser import ONLINE, chromium, create_room, join, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -21,12 +21,12 @@ def server_env(server_env):
 
 
 def load(server, code: str, faces: list[int]) -> None:
-    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text
 
 
 def state(server, code: str) -> dict:
-    return httpx.get(f"{server.url}/r/{code}/state.json").json()
+    return http.get(f"{server.url}/r/{code}/state.json").json()
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # both databases: socket tests

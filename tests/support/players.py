@@ -14,6 +14,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.support import http
+
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
 ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?>([^<]*)<')
 LIVE = re.compile(r'<div id="live(?:-version)?"[^>]*data-version="(\d+)"')
@@ -202,7 +204,7 @@ class Guest:
     http: httpx.AsyncClient = field(init=False)
 
     def __post_init__(self) -> None:
-        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=20)
+        self.http = http.async_client(base_url=self.base_url, timeout=20)
 
     async def create_room(self, game: str = "knister") -> str:
         """Create a room; returns its code."""

@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 
 from app.settings import ROOT
+from tests.support import http
 
 
 def free_port() -> int:
@@ -72,7 +73,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if http.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

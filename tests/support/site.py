@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-import httpx
 from sqlalchemy import select, update
 
 from app.rooms.games import GAMES
@@ -26,6 +25,7 @@ from app.store.db import Database
 from app.store.models import Game as GameRow
 from app.store.models import Room
 from tests.knikkers.helpers import play_to_end, record_result
+from tests.support import http
 from tests.support.players import Guest
 
 BIG_SCORE = 12345
@@ -69,7 +69,7 @@ def build_site(server_url: str, database_url: str) -> Site:
 
 async def _build(url: str, database_url: str) -> Site:
     anna, bram = Guest(url, "Anna"), Guest(url, "Bram")
-    stranger = httpx.AsyncClient(base_url=url)
+    stranger = http.async_client(base_url=url)
     try:
         r = await anna.http.post("/name", data={"name": "Anna", "next": "/"})
         assert r.status_code in (200, 303), r.text
@@ -173,7 +173,7 @@ async def _knikkers_pages(anna: Guest, url: str, database_url: str) -> list[Site
     her player page and that game's replay; the leaderboards of the other variant stay empty."""
     r = await anna.http.post("/knikkers/test/near-full", data={"free": "3", "seed": "1"})
     over = int(r.headers["location"].rsplit("/", 1)[1])
-    with httpx.Client(base_url=url, cookies=dict(anna.http.cookies.items())) as sync:
+    with http.client(base_url=url, cookies=dict(anna.http.cookies.items())) as sync:
         await asyncio.to_thread(play_to_end, sync, over)
     r = await anna.http.post("/knikkers/test/start", data={"seed": "3", "variant": "5"})
     running = int(r.headers["location"].rsplit("/", 1)[1])

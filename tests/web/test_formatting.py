@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-import httpx
 import pytest
 
 from app import i18n
+from tests.support import http
 from tests.support.server import ServerProcess, server_env_for
 from tests.support.site import BIG_AT, BIG_SCORE, build_site
 
@@ -87,7 +87,7 @@ def _check_every_page(site) -> None:
     for lang in i18n.LANGUAGES:
         for page in site.pages:
             cookies = {**site.cookies[page.who], i18n.LANG_COOKIE: lang}
-            r = httpx.get(site.url + page.path, cookies=cookies, timeout=20)
+            r = http.get(site.url + page.path, cookies=cookies, timeout=20)
             where = f"{page.name} [{lang}] {page.path}"
             if r.status_code != page.status:
                 problems.append(f"{where}: status {r.status_code}, expected {page.status}")

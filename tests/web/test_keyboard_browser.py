@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import http
 from tests.support.browser import chromium, create_room
 from tests.support.server import ServerProcess, server_env_for
 
@@ -20,7 +20,7 @@ MAX_TABS = 120
 
 def load(server, code: str, faces: list[int]) -> None:
     """Queue the next dice of room ``code`` (test hook)."""
-    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text
 
 
@@ -66,7 +66,7 @@ def start_alone(page, server, game: str, timer: str | None = None) -> str:
 
 
 def room_state(server, code: str) -> dict:
-    return httpx.get(f"{server.url}/r/{code}/state.json").json()
+    return http.get(f"{server.url}/r/{code}/state.json").json()
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)

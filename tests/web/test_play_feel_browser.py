@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import databases as dbs
+from tests.support import http
 from tests.support.browser import chromium, create_room, join, screenshot
 from tests.support.server import ServerProcess, server_env_for
 
@@ -47,7 +47,7 @@ def browser(server) -> Iterator[object]:
 
 
 def load(server, code: str, faces: list[int]) -> None:
-    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text
 
 

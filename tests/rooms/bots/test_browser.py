@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import time
 
-import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.support import http
 from tests.support.browser import chromium, create_room, join, screenshot
 from tests.support.server import ServerProcess
 
@@ -70,7 +70,7 @@ def test_one_person_and_three_bots_play_a_whole_game(backend, kind, server_env, 
             page.click("#live [data-action=start]")
             expect(page.locator("#live")).to_have_attribute("data-status", "playing")
             play_until_over(page, kind)
-            state = httpx.get(f"{server.url}/r/{code}/state.json").json()
+            state = http.get(f"{server.url}/r/{code}/state.json").json()
             assert state["status"] == "finished"
             totals = state["games"][-1]["totals"]
             assert sorted(int(s) for s in totals) == sorted(s["id"] for s in state["seats"])
@@ -100,7 +100,7 @@ def test_a_player_who_closes_the_tab_is_played_by_a_bot(backend, server_env, tmp
             expect(anna.locator("#live [data-taken-over]")).to_have_count(1, timeout=15_000)
             screenshot(anna, "bots-takeover")
             play_until_over(anna, "knister")
-            state = httpx.get(f"{server.url}/r/{code}/state.json").json()
+            state = http.get(f"{server.url}/r/{code}/state.json").json()
             bram_seat = next(s["id"] for s in state["seats"] if s["name"] == "Bram")
             grid = state["current"]["sheets"][str(bram_seat)]
             assert all(v is not None for row in grid for v in row)  # the bot filled it

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import http
 from tests.support.browser import chromium, create_room, join, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -13,12 +13,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 def load(server, code: str, faces: list[int]) -> None:
     """Queue the next dice of room ``code`` (test hook)."""
-    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text
 
 
 def state(server, code: str) -> dict:
-    r = httpx.get(f"{server.url}/r/{code}/state.json")
+    r = http.get(f"{server.url}/r/{code}/state.json")
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import databases as dbs
+from tests.support import http
 from tests.support.browser import chromium, create_room, join, screenshot
 from tests.support.server import ServerProcess, server_env_for
 
@@ -43,13 +43,13 @@ def browser(server) -> Iterator[object]:
 
 
 def state(server, code: str) -> dict:
-    r = httpx.get(f"{server.url}/r/{code}/state.json")
+    r = http.get(f"{server.url}/r/{code}/state.json")
     assert r.status_code == 200, r.text
     return r.json()
 
 
 def roll(page, server, code: str, faces: list[int]) -> None:
-    r = httpx.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
+    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text
     page.click("#live [data-action=roll]")
     page.wait_for_selector(f"#live .dice[data-roll='{''.join(map(str, faces))}']")

@@ -5,11 +5,11 @@ end; the totals are the engine's for the same entries."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from app.engines.kniffel import KNIFFEL_BOXES, Scorecard
+from tests.support import http
 from tests.support.browser import chromium, create_room, pdf_pages, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -81,7 +81,7 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
                 screenshot(page, "kniffel-pass-and-play")
             page.click(f"#live button[data-box='{box}']")
 
-        final = httpx.get(f"{server.url}/r/{code}/state.json").json()
+        final = http.get(f"{server.url}/r/{code}/state.json").json()
         assert final["status"] == "finished"
         anna_id, bram_id = (s["id"] for s in final["seats"])
         expected = {str(anna_id): _expected(ANNA), str(bram_id): _expected(BRAM)}

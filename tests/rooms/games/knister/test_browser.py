@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import http
 from tests.support.browser import chromium, screenshot
 from tests.support.server import ServerProcess
 
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 def _roller(server, code: str, pages: dict):
     """The page of the player whose turn it is to roll (from the room's state), once its
     Roll button shows."""
-    state = httpx.get(f"{server.url}/r/{code}/state.json").json()
+    state = http.get(f"{server.url}/r/{code}/state.json").json()
     seat = state["current"]["roller"]
     page = pages[next(s["name"] for s in state["seats"] if s["id"] == seat)]
     expect(page.locator("[data-action=roll]")).to_be_visible()

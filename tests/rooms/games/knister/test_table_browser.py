@@ -4,11 +4,11 @@ totals are the engine's for the same sums, and the result prints on one A4 page.
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from app.engines.knister import KnisterRules, score_grid
+from tests.support import http
 from tests.support.browser import chromium, create_room, join, pdf_pages, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -19,7 +19,7 @@ SUMS = [7, 6, 8, 5, 9, 4, 10, 3, 11, 2, 12, 7, 7, 6, 8, 6, 8, 5, 9, 7, 4, 10, 7,
 
 def _roller(server, code: str, pages: dict):
     """The page of the player whose turn it is to throw, once it offers a new entry."""
-    state = httpx.get(f"{server.url}/r/{code}/state.json").json()
+    state = http.get(f"{server.url}/r/{code}/state.json").json()
     seat = state["current"]["roller"]
     page = pages[next(s["name"] for s in state["seats"] if s["id"] == seat)]
     expect(page.locator("[data-entry=new] [data-enter-sum]")).to_have_count(11)
@@ -60,7 +60,7 @@ def test_two_phones_enter_real_sums_to_the_end(server) -> None:
             if i == 10:
                 screenshot(bram, "knister-table-mid-game")
 
-        final = httpx.get(f"{server.url}/r/{code}/state.json").json()
+        final = http.get(f"{server.url}/r/{code}/state.json").json()
         assert final["status"] == "finished"
         grid = [SUMS[r * 5:r * 5 + 5] for r in range(5)]  # each fills row by row
         expected = score_grid(grid, KnisterRules(10)).total
