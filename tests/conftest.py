@@ -14,6 +14,19 @@ from tests.support import databases as dbs
 from tests.support.strategy import SharedTables
 
 
+LONGEST = ("tests/web/test_axe_browser.py", "tests/rooms/test_faults.py",
+           "tests/rooms/bots/test_browser.py")
+"""Test files that take a minute or more: started first, so that on two xdist workers the
+short tests fill in around them instead of one worker waiting for them at the end."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the longest files first, then the other browser tests, then the rest (a stable
+    sort: the order inside each part stays as collected, the same on every worker)."""
+    items.sort(key=lambda item: 0 if item.nodeid.startswith(LONGEST)
+               else 1 if item.get_closest_marker("browser") else 2)
+
+
 def pytest_report_header(config) -> list[str]:
     """Say on which databases the suite runs."""
     pg = dbs.postgres_base_url()
