@@ -13,7 +13,6 @@ from app.settings import Settings
 from tests.support import databases as dbs
 from tests.support.strategy import SharedTables
 
-
 LONGEST = ("tests/web/test_axe_browser.py", "tests/rooms/test_faults.py",
            "tests/rooms/bots/test_browser.py")
 """Test files that take a minute or more: started first, so that on two xdist workers the
