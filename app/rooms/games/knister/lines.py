@@ -3,8 +3,9 @@ what it holds so far (docs/rules.md, "Knister scoring"; ``app.engines.knister_pr
 
 On the viewer's own sheet each line's points are a button opening a small explanation (a
 popover, so it works by tap, click and keyboard); on the other sheets they are plain text.
-Built here, memoised per line, preview and language, because every roll re-renders each
-player's own grid (the hot spot of a live room, like ``cells.py``).
+Built here, memoised per line, preview and language (not per seat: the seat's id is put into
+the cached HTML afterwards, so every sheet of every room shares one small cache), because
+every roll re-renders each player's own grid (the hot spot of a live room, like ``cells.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ def line_points(seat_id: int, line: int, preview: LinePreview, mine: bool) -> Ma
     sheet, in the current language. A row or column is its own grid cell; a diagonal is a
     piece of the diagonals' cell. ``mine``: the viewer's own sheet (a button and its
     explanation ``#line-pop-<seat>-<line>``); else plain text."""
-    return _line_points(seat_id, line, preview, mine, current_language())
+    html = _line_points(line, preview, mine, current_language())
+    return Markup(html.replace(SEAT, str(seat_id))) if mine else html
+
+
+SEAT = "\x00seat\x00"  # where the seat's id goes in a cached explanation's ids
 
 
 def _points(count: int) -> str:
@@ -34,7 +39,7 @@ def _points(count: int) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _line_points(seat_id: int, line: int, p: LinePreview, mine: bool, lang: str) -> Markup:
+def _line_points(line: int, p: LinePreview, mine: bool, lang: str) -> Markup:
     with use_language(lang):
         titles = grid_titles()
         factor = 2 if line in ARROWS else 1
@@ -50,7 +55,7 @@ def _line_points(seat_id: int, line: int, p: LinePreview, mine: bool, lang: str)
             title = f"{name}: {so_far}" if so_far else name
             html = (f'<span class="{css}" {data} title="{escape(title)}">{arrow}{shown}</span>')
         else:
-            pop = f"line-pop-{seat_id}-{line}"
+            pop = f"line-pop-{SEAT}-{line}"
             small = f'<small class="so-far">{escape(so_far)}</small>' if so_far else ""
             lines = []
             if p.full:

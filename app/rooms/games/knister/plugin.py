@@ -27,6 +27,7 @@ from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Ta
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.cells import grid_rows
 from app.rooms.games.knister.entry import decide_entry, entry_basis
+from app.rooms.games.knister.grid import sheet_grid
 from app.rooms.games.knister.lines import line_points
 from app.rooms.games.knister.state import KnisterState, fold
 from app.rooms.games.knister.timers import AWAY_PLACER_GRACE, AWAY_ROLLER_GRACE
@@ -187,7 +188,7 @@ class KnisterGame:
         """Functions the Knister templates call (translated names, grid cells)."""
         return {"combination_name": labels.combination_name, "line_name": labels.line_name,
                 "grid_titles": labels.grid_titles, "grid_rows": grid_rows,
-                "line_points": line_points}
+                "line_points": line_points, "sheet_grid": sheet_grid}
 
 
 def _parse_cell(raw: object) -> tuple[int, int]:
