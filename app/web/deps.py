@@ -6,8 +6,8 @@ routes and the room socket alike."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -24,6 +24,7 @@ from app.strategy.tables import StrategyTables
 from app.web.room_view import PartCache
 
 SESSION_PLAYER_KEY = "pid"
+T = TypeVar("T")
 
 
 def get_settings(request: Request) -> Settings:
@@ -81,34 +82,26 @@ def get_language(request: Request) -> str:
     return request.scope.get("state", {}).get("lang", "en")
 
 
-def get_rooms(conn: HTTPConnection) -> RoomService:
-    """The app's room service."""
-    rooms: RoomService = conn.app.state.rooms
-    return rooms
+def _from_app_state(name: str, kind: type[T], doc: str) -> Callable[[HTTPConnection], T]:
+    """A dependency returning the app's service ``app.state.<name>`` (of type ``kind``),
+    documented by ``doc``."""
+
+    def get(conn: HTTPConnection) -> T:
+        service: T = getattr(conn.app.state, name)
+        return service
+
+    get.__name__ = get.__qualname__ = f"get_{name}"
+    get.__doc__ = doc
+    return get
 
 
-def get_hub(conn: HTTPConnection) -> Hub:
-    """The app's live hub (sockets, presence, fan-out)."""
-    hub: Hub = conn.app.state.hub
-    return hub
-
-
-def get_parts(conn: HTTPConnection) -> PartCache:
-    """The app's cache of rendered room parts."""
-    parts: PartCache = conn.app.state.parts
-    return parts
-
-
-def get_strategy(conn: HTTPConnection) -> StrategyTables:
-    """The app's Kniffel strategy tables (built in the background on first use)."""
-    strategy: StrategyTables = conn.app.state.strategy
-    return strategy
-
-
-def get_reviews(conn: HTTPConnection) -> Reviews:
-    """The app's game analyses and hints (app/review)."""
-    reviews: Reviews = conn.app.state.reviews
-    return reviews
+get_rooms = _from_app_state("rooms", RoomService, "The app's room service.")
+get_hub = _from_app_state("hub", Hub, "The app's live hub (sockets, presence, fan-out).")
+get_parts = _from_app_state("parts", PartCache, "The app's cache of rendered room parts.")
+get_strategy = _from_app_state(
+    "strategy", StrategyTables,
+    "The app's Kniffel strategy tables (built in the background on first use).")
+get_reviews = _from_app_state("reviews", Reviews, "The app's game analyses and hints (app/review).")
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

@@ -101,6 +101,27 @@ class Part(NamedTuple):
     args: tuple[Any, ...]
 
 
+class ViewsFromModule:
+    """The ``view`` and ``parts`` of a plug-in whose view lives in a module of its package
+    (``view_module``, with ``view(state, viewer_seat_id)`` and ``parts(context,
+    viewer_seat_id, seat_labels)``): a room game's plug-ins inherit them instead of writing
+    the same two forwarding methods."""
+
+    view_module: Any
+    """The game's view module (e.g. ``app.rooms.games.knister.view``)."""
+
+    def view(self, state: Any, viewer_seat_id: int | None) -> dict[str, Any]:
+        """Template context as ``viewer_seat_id`` sees ``state`` (see the view module)."""
+        result: dict[str, Any] = self.view_module.view(state, viewer_seat_id)
+        return result
+
+    def parts(self, context: dict[str, Any], viewer_seat_id: int | None,
+              seat_labels: dict[int, str]) -> list[Part]:
+        """The game area's live parts as ``viewer_seat_id`` sees them (see the view module)."""
+        result: list[Part] = self.view_module.parts(context, viewer_seat_id, seat_labels)
+        return result
+
+
 class GamePlugin(Protocol):
     """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
-from app.rooms.games.base import ActionError, Dice, Event, Part, Table
+from app.rooms.games.base import ActionError, Dice, Event, Table, ViewsFromModule
 from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.entry import decide_entry
@@ -24,8 +24,10 @@ from app.rooms.games.kniffel.state import KniffelState, fold, rolled
 from app.rooms.games.kniffel.timers import AWAY_GRACE
 
 
-class KniffelGame:
+class KniffelGame(ViewsFromModule):
     """The Kniffel-family plug-in for one rule set (see ``base.GamePlugin``)."""
+
+    view_module = kniffel_view
 
     folder = "kniffel"
     reviewable = True
@@ -159,14 +161,7 @@ class KniffelGame:
         """The game as JSON for ``state.json`` (see ``view.public``)."""
         return kniffel_view.public(state)
 
-    def view(self, state: KniffelState, viewer_seat_id: int | None) -> dict[str, Any]:
-        """Template context as ``viewer_seat_id`` sees it (see ``view.view``)."""
-        return kniffel_view.view(state, viewer_seat_id)
 
-    def parts(self, context: dict[str, Any], viewer_seat_id: int | None,
-              seat_labels: dict[int, str]) -> list[Part]:
-        """The game area's live parts as ``viewer_seat_id`` sees it (see ``view.parts``)."""
-        return kniffel_view.parts(context, viewer_seat_id, seat_labels)
 
     def template_globals(self) -> dict[str, Any]:
         """Functions the Kniffel-family templates call (translated box names)."""

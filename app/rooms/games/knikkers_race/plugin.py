@@ -21,7 +21,14 @@ from typing import Any
 from app.engines import knikkers as engine
 from app.errors import N_
 from app.knikkers.view import cell_label, colour_name
-from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
+from app.rooms.games.base import (
+    ActionError,
+    Dice,
+    Event,
+    OptionError,
+    Table,
+    ViewsFromModule,
+)
 from app.rooms.games.knikkers_race import cells, labels, view
 from app.rooms.games.knikkers_race.state import RaceBoard, RaceState
 
@@ -50,8 +57,10 @@ def dice_for_seed(seed: int) -> list[int]:
     return faces
 
 
-class KnikkersRaceGame:
+class KnikkersRaceGame(ViewsFromModule):
     """The Knikkers race plug-in (see ``app.rooms.games.base.GamePlugin``)."""
+
+    view_module = view
 
     kind = "knikkers_race"
     label = N_("Knikkers race")  # translated where shown (app/web/labels.py: game_label)
@@ -217,14 +226,7 @@ class KnikkersRaceGame:
         in the race has not been shown (``view.public``)."""
         return view.public(state)
 
-    def view(self, state: RaceState, viewer_seat_id: int | None) -> dict[str, Any]:
-        """Template context as ``viewer_seat_id`` sees it (see ``view.view``)."""
-        return view.view(state, viewer_seat_id)
 
-    def parts(self, context: dict[str, Any], viewer_seat_id: int | None,
-              seat_labels: dict[int, str]) -> list[Part]:
-        """The race's live parts as ``viewer_seat_id`` sees it (see ``view.parts``)."""
-        return view.parts(context, viewer_seat_id, seat_labels)
 
     def template_globals(self) -> dict[str, Any]:
         """Functions the race templates call (translated names)."""

@@ -23,7 +23,14 @@ from app.engines.knister import (
     PlacementError,
     score_grid,
 )
-from app.rooms.games.base import ActionError, Dice, Event, OptionError, Part, Table
+from app.rooms.games.base import (
+    ActionError,
+    Dice,
+    Event,
+    OptionError,
+    Table,
+    ViewsFromModule,
+)
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.cells import grid_rows
 from app.rooms.games.knister.entry import decide_entry, entry_basis
@@ -36,8 +43,10 @@ from app.rooms.games.table import is_real, parse_dice_mode
 TIMER_CHOICES = (0, 30, 60)
 
 
-class KnisterGame:
+class KnisterGame(ViewsFromModule):
     """The Knister plug-in (see ``app.rooms.games.base.GamePlugin``)."""
+
+    view_module = view
 
     kind = "knister"
     label = "Knister"
@@ -175,14 +184,7 @@ class KnisterGame:
             "over": self.is_over(state),
         }
 
-    def view(self, state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
-        """Template context as ``viewer_seat_id`` sees it (see ``view.view``)."""
-        return view.view(state, viewer_seat_id)
 
-    def parts(self, context: dict[str, Any], viewer_seat_id: int | None,
-              seat_labels: dict[int, str]) -> list[Part]:
-        """The game area's live parts as ``viewer_seat_id`` sees it (see ``view.parts``)."""
-        return view.parts(context, viewer_seat_id, seat_labels)
 
     def template_globals(self) -> dict[str, Any]:
         """Functions the Knister templates call (translated names, grid cells)."""
