@@ -90,3 +90,30 @@ def join(page, server, code: str, name: str) -> None:
 def pdf_pages(pdf: bytes) -> int:
     """The number of pages of a PDF made by Chromium's ``page.pdf()``."""
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
+def score_box(page, box: str) -> None:
+    """Fill the Kniffel-family box ``box`` on ``page`` by clicking it; a 0 takes the second
+    tap it asks for (static/js/feel.js). Waits until the sheet shows the box filled."""
+    from playwright.sync_api import expect
+
+    button = page.locator(f"#live button[data-box='{box}']")
+    zero = button.get_attribute("data-points") == "0"
+    button.click()
+    if zero:
+        expect(button).to_have_attribute("data-armed", "true")
+        button.click()
+    page.wait_for_selector(f"#live [data-slot$='/{box}'][data-filled]")
+
+
+@contextmanager
+def sqlite_server(folder: Path) -> Iterator[object]:
+    """A test server (``tests.support.server.ServerProcess``) on a new, migrated SQLite
+    database in ``folder``, stopped by its pid on exit."""
+    from tests.support import databases as dbs
+    from tests.support.server import ServerProcess, server_env_for
+
+    url = dbs.create_sqlite_database(folder)
+    dbs.migrate(url)
+    with ServerProcess(server_env_for(url, folder), log=folder / "server.log") as proc:
+        yield proc

@@ -14,10 +14,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import databases as dbs
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, screenshot
-from tests.support.server import ServerProcess, server_env_for
+from tests.support.browser import chromium, create_room, join, screenshot, sqlite_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -32,11 +30,8 @@ navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return tru
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("feel")
-    url = dbs.create_sqlite_database(folder)
-    dbs.migrate(url)
-    with ServerProcess(server_env_for(url, folder), log=folder / "server.log") as proc:
+def server(tmp_path_factory) -> Iterator[object]:
+    with sqlite_server(tmp_path_factory.mktemp("feel")) as proc:
         yield proc
 
 

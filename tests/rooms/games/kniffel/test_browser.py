@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, screenshot
+from tests.support.browser import chromium, create_room, join, score_box, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -51,16 +51,6 @@ def hold(page, die: int) -> None:
     page.wait_for_selector(f"#live [data-die='{die}'][data-held='true']")
 
 
-def score(page, box: str) -> None:
-    """Fill ``box``; a 0 takes the second tap it asks for (static/js/feel.js)."""
-    button = page.locator(f"#live button[data-box='{box}']")
-    zero = button.get_attribute("data-points") == "0"
-    button.click()
-    if zero:
-        expect(button).to_have_attribute("data-armed", "true")
-        button.click()
-    page.wait_for_selector(f"#live [data-slot$='/{box}'][data-filled]")
-
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
@@ -104,7 +94,7 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         expect(anna.locator("#live button[data-box=fives]")).to_have_attribute("data-points",
                                                                                "15")
         screenshot(anna, "kniffel-anna-choosing")
-        score(anna, "fives")
+        score_box(anna, "fives")
 
         # Bram: full house in two rolls, scored with the five-alike house rule off the table
         bram.wait_for_selector("#live [data-action=roll]")
@@ -119,12 +109,12 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         expect(bram.locator("#live button[data-box=full_house]")).to_have_attribute(
             "data-points", "25")
         screenshot(bram, "kniffel-bram-third-roll")
-        score(bram, "full_house")
+        score_box(bram, "full_house")
 
         # Anna again: a single roll into chance
         anna.wait_for_selector("#live [data-action=roll]")
         roll(anna, server, code, [6, 6, 1, 2, 4], 1)
-        score(anna, "chance")
+        score_box(anna, "chance")
 
         final = state(server, code)
         bram.wait_for_selector(f"#live[data-version='{final['version']}']")

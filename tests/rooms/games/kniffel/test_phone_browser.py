@@ -14,10 +14,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import databases as dbs
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, screenshot
-from tests.support.server import ServerProcess, server_env_for
+from tests.support.browser import chromium, create_room, join, score_box, screenshot, sqlite_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -28,11 +26,8 @@ BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("kniffel-phone")
-    url = dbs.create_sqlite_database(folder)
-    dbs.migrate(url)
-    with ServerProcess(server_env_for(url, folder), log=folder / "server.log") as proc:
+def server(tmp_path_factory) -> Iterator[object]:
+    with sqlite_server(tmp_path_factory.mktemp("kniffel-phone")) as proc:
         yield proc
 
 
@@ -54,16 +49,6 @@ def roll(page, server, code: str, faces: list[int]) -> None:
     page.click("#live [data-action=roll]")
     page.wait_for_selector(f"#live .dice[data-roll='{''.join(map(str, faces))}']")
 
-
-def score(page, box: str) -> None:
-    """Fill ``box``; a 0 takes the second tap it asks for."""
-    button = page.locator(f"#live button[data-box='{box}']")
-    zero = button.get_attribute("data-points") == "0"
-    button.click()
-    if zero:
-        expect(button).to_have_attribute("data-armed", "true")
-        button.click()
-    page.wait_for_selector(f"#live [data-slot$='/{box}'][data-filled]")
 
 
 def in_view(page, selector: str) -> bool:
@@ -137,13 +122,13 @@ def test_a_game_to_the_end_on_a_phone_then_a_record_on_a_desktop(server, browser
     expect(page.locator("#live [data-slot$='/ones'][data-filled]")).to_have_count(0)
     # five alike into its box is cheered
     roll(page, server, code, [1, 1, 1, 1, 1])
-    score(page, "yahtzee")
+    score_box(page, "yahtzee")
     expect(page.locator("[data-cheer]")).to_have_text("Kniffel!")
     for box in BOXES:
         if box == "twos":
             continue
         roll(page, server, code, [2, 2, 3, 3, 4])
-        score(page, box)
+        score_box(page, box)
     # the end: the result comes into view on the phone, names the winner, cheers the Kniffel
     expect(page.locator("#live")).to_have_attribute("data-status", "finished")
     result = page.locator("#live [data-result]")
@@ -165,7 +150,7 @@ def test_a_game_to_the_end_on_a_phone_then_a_record_on_a_desktop(server, browser
     expect(page.locator("#live")).to_have_attribute("data-status", "playing")
     for box in ("yahtzee", *BOXES):
         roll(page, server, code, [6, 6, 6, 6, 6])
-        score(page, box)
+        score_box(page, box)
     expect(page.locator("#live")).to_have_attribute("data-status", "finished")
     expect(result).to_be_in_viewport()
     expect(result.locator("[data-record]")).to_have_text("new personal best")
@@ -191,7 +176,7 @@ def test_the_winner_is_named_for_everyone(server, browser) -> None:
         faces = [6, 6, 6, 6, 5] if turn % 2 == 0 else [1, 1, 2, 3, 5]
         roll(page, server, code, faces)
         box = page.locator("#live button[data-box]").first.get_attribute("data-box")
-        score(page, box)
+        score_box(page, box)
     for page in (anna, bram):
         expect(page.locator("#live")).to_have_attribute("data-status", "finished")
         expect(page.locator("#live [data-result]")).to_be_in_viewport()
