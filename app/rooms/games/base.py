@@ -101,6 +101,28 @@ class Part(NamedTuple):
     args: tuple[Any, ...]
 
 
+def parse_int_options(form: dict[str, Any], options: dict[str, Any],
+                      choices: Sequence[tuple[str, Collection[int]]]) -> dict[str, Any]:
+    """Set in ``options`` (returned) each integer option of a lobby form that is present:
+    ``choices`` lists ``(key, allowed values)``; a value is a form string or a number (the
+    last one when a list). Raises ``OptionError(key)`` when one is not an integer or not
+    allowed."""
+    for key, allowed in choices:
+        if key not in form:
+            continue
+        raw = form[key]
+        if isinstance(raw, list | tuple):
+            raw = raw[-1] if raw else None
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise OptionError(key) from None
+        if value not in allowed:
+            raise OptionError(key)
+        options[key] = value
+    return options
+
+
 class ViewsFromModule:
     """The ``view`` and ``parts`` of a plug-in whose view lives in a module of its package
     (``view_module``, with ``view(state, viewer_seat_id)`` and ``parts(context,

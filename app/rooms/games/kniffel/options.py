@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engines.kniffel import RULESETS
-from app.rooms.games.base import OptionError
+from app.rooms.games.base import OptionError, parse_int_options
 from app.rooms.games.table import parse_dice_mode
 
 TIMER_CHOICES = (0, 60, 120)
@@ -28,16 +28,8 @@ def default_options() -> dict[str, Any]:
 def parse_options(kind: str, form: dict[str, Any]) -> dict[str, Any]:
     """Validate the lobby form of a ``kind`` room (``kniffel``, ``kitkniff``, ``yatzy``):
     see ``KniffelGame.parse_options``. Raises ``OptionError`` naming the bad field."""
-    options = default_options()
-    for key, allowed in (("columns", range(1, MAX_COLUMNS + 1)), ("timer", TIMER_CHOICES)):
-        if key in form:
-            try:
-                value = int(_last(form[key]))
-            except (TypeError, ValueError):
-                raise OptionError(key) from None
-            if value not in allowed:
-                raise OptionError(key)
-            options[key] = value
+    options = parse_int_options(form, default_options(), (
+        ("columns", range(1, MAX_COLUMNS + 1)), ("timer", TIMER_CHOICES)))
     switches = ["five_alike_full_house", "hints"]
     if RULESETS[kind].joker:
         switches.append("joker")

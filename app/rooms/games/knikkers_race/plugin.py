@@ -25,9 +25,9 @@ from app.rooms.games.base import (
     ActionError,
     Dice,
     Event,
-    OptionError,
     Table,
     ViewsFromModule,
+    parse_int_options,
 )
 from app.rooms.games.knikkers_race import cells, labels, view
 from app.rooms.games.knikkers_race.state import RaceBoard, RaceState
@@ -77,17 +77,8 @@ class KnikkersRaceGame(ViewsFromModule):
     def parse_options(self, form: dict[str, Any]) -> dict[str, Any]:
         """Validate ``{"variant": 5|4, "time_limit": 0|5|10}`` (minutes; form strings too).
         Raises ``OptionError`` naming the bad field."""
-        options = self.default_options()
-        for key, allowed in (("variant", VARIANTS), ("time_limit", TIME_LIMITS)):
-            if key in form:
-                try:
-                    value = int(form[key])
-                except (TypeError, ValueError):
-                    raise OptionError(key) from None
-                if value not in allowed:
-                    raise OptionError(key)
-                options[key] = value
-        return options
+        return parse_int_options(form, self.default_options(),
+                                 (("variant", VARIANTS), ("time_limit", TIME_LIMITS)))
 
     def new_state(self, options: dict[str, Any], seat_ids: Sequence[int], start: int) -> Any:
         """A race for ``seat_ids`` (table order from the start player at index ``start``);

@@ -27,9 +27,9 @@ from app.rooms.games.base import (
     ActionError,
     Dice,
     Event,
-    OptionError,
     Table,
     ViewsFromModule,
+    parse_int_options,
 )
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.cells import grid_rows
@@ -66,20 +66,8 @@ class KnisterGame(ViewsFromModule):
 
         Values may be strings (form fields). Raises ``OptionError`` naming the bad field.
         """
-        options = self.default_options()
-        for key, allowed in (
-            ("match", (1, 3)),
-            ("straight_without_seven", (10, 12)),
-            ("timer", TIMER_CHOICES),
-        ):
-            if key in form:
-                try:
-                    value = int(form[key])
-                except (TypeError, ValueError):
-                    raise OptionError(key) from None
-                if value not in allowed:
-                    raise OptionError(key)
-                options[key] = value
+        options = parse_int_options(form, self.default_options(), (
+            ("match", (1, 3)), ("straight_without_seven", (10, 12)), ("timer", TIMER_CHOICES)))
         return parse_dice_mode(form, options)
 
     def new_state(self, options: dict[str, Any], seat_ids: Sequence[int], start: int) -> Any:
