@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.rooms.games.kniffel.test_analysis import FILLERS
-from tests.rooms.games.kniffel.test_browser import roll, score
-from tests.support.browser import chromium, create_room, join, screenshot
+from tests.rooms.games.kniffel.test_browser import roll
+from tests.support.browser import chromium, create_room, join, score_box, screenshot
 from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -68,7 +68,7 @@ def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
         screenshot(anna, "kniffel-hint")
 
         # the whole game, one roll a turn (loaded dice): Anna's first turn goes into ones
-        score(anna, "ones")
+        score_box(anna, "ones")
         turns = [*FILLERS, ("chance", [1, 1, 1, 1, 1])]
         plays = [(bram, *turns[0])] + [(page, *turn) for turn in turns[1:]
                                       for page in (anna, bram)]

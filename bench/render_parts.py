@@ -1,0 +1,87 @@
+"""Render cost of one Knister action for every viewer of an 8-seat room, in-process.
+
+Plays ``--games`` Knister games of 8 seats through ``RoomService`` on a fresh SQLite database
+(first free cell for every placement) and, after every roll and placement, times what the
+live hub does for each of the 8 pages: ``render_update`` against what that page shows (only
+the parts whose key changed are rendered, each once per key and language in one
+``PartCache``). Prints the mean time per action for all 8 viewers and the mean fragment
+size; ``--profile`` adds cProfile's top functions (slower). See bench/README.md.
+
+    .venv/bin/python bench/render_parts.py [--games 4] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.web.room_view import PartCache, render_update  # noqa: E402
+from tests.support import databases as dbs  # noqa: E402
+from tests.support.room_service import service_room  # noqa: E402
+
+SEATS = 8
+
+
+async def run(url: str, games: int, profile: cProfile.Profile | None) -> None:
+    names = [f"P{i}" for i in range(SEATS)]
+    cache = PartCache()
+    spent, actions, size, fragments = 0.0, 0, 0, 0
+    for _ in range(games):
+        async with service_room(url, "knister", names) as room:
+            await room.room_action(room.players[0], "start")
+            online = frozenset(room.players)
+            st = await room.state()
+            have = {p: render_update(st, p, "nl", online, None, parts=cache)[1]
+                    for p in room.players}
+            for _roll in range(25):
+                st = await room.state()
+                await room.act(await room.player_of(st.game_state.roller), {"type": "roll"})
+                for seat in [None, *st.game_state.active]:
+                    if seat is not None:
+                        gs = (await room.state()).game_state
+                        r, c = next((r, c) for r in range(5) for c in range(5)
+                                    if gs.sheets[seat].grid[r][c] is None)
+                        await room.act(await room.player_of(seat),
+                                       {"type": "place", "cell": f"{r},{c}",
+                                        "roll": len(gs.rolls)})
+                    st = await room.state()
+                    st.away_due.clear()  # nobody is away: every page is open
+                    start = time.perf_counter()
+                    if profile:
+                        profile.enable()
+                    for p in room.players:
+                        html, have[p] = render_update(st, p, "nl", online, have[p], parts=cache)
+                        size += len(html)
+                        fragments += 1
+                    if profile:
+                        profile.disable()
+                    spent += time.perf_counter() - start
+                    actions += 1
+    print(f"{actions} actions: {spent / actions * 1000:.3f} ms per action for {SEATS} viewers, "
+          f"mean fragment {size / fragments / 1024:.2f} KB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="knobel-render-"))
+    url = dbs.create_sqlite_database(folder)
+    dbs.migrate(url)
+    profile = cProfile.Profile() if args.profile else None
+    asyncio.run(run(url, args.games, profile))
+    if profile:
+        pstats.Stats(profile).sort_stats("cumtime").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()
