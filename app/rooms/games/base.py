@@ -101,6 +101,24 @@ class Part(NamedTuple):
     args: tuple[Any, ...]
 
 
+def parse_cell(raw: object, size: int) -> tuple[int, int] | None:
+    """A board cell sent by a page: ``"r,c"`` or ``[r, c]`` with both in ``0..size-1``, as
+    ``(row, column)``; None when malformed or off the board."""
+    try:
+        if isinstance(raw, str):
+            parts: list[Any] = raw.split(",")
+        elif isinstance(raw, list | tuple):
+            parts = list(raw)
+        else:
+            return None
+        if len(parts) != 2:
+            return None
+        r, c = (int(p) for p in parts)
+    except (TypeError, ValueError):
+        return None
+    return (r, c) if 0 <= r < size and 0 <= c < size else None
+
+
 def parse_int_options(form: dict[str, Any], options: dict[str, Any],
                       choices: Sequence[tuple[str, Collection[int]]]) -> dict[str, Any]:
     """Set in ``options`` (returned) each integer option of a lobby form that is present:

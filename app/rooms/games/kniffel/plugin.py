@@ -161,8 +161,6 @@ class KniffelGame(ViewsFromModule):
         """The game as JSON for ``state.json`` (see ``view.public``)."""
         return kniffel_view.public(state)
 
-
-
     def template_globals(self) -> dict[str, Any]:
         """Functions the Kniffel-family templates call (translated box names)."""
         return {"box_label": labels.box_label}

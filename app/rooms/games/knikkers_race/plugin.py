@@ -27,6 +27,7 @@ from app.rooms.games.base import (
     Event,
     Table,
     ViewsFromModule,
+    parse_cell,
     parse_int_options,
 )
 from app.rooms.games.knikkers_race import cells, labels, view
@@ -135,7 +136,7 @@ class KnikkersRaceGame(ViewsFromModule):
         if action.get("moves") != board.game.moves:
             raise ActionError("stale_board", "Your board changed before your move arrived. "
                                              "Have a look and try again.")
-        src, dst = _parse_cell(action.get("src")), _parse_cell(action.get("dst"))
+        src, dst = parse_cell(action.get("src"), 9), parse_cell(action.get("dst"), 9)
         if src is None:
             raise ActionError("no_marble", "First pick one of your marbles.")
         if dst is None:
@@ -217,8 +218,6 @@ class KnikkersRaceGame(ViewsFromModule):
         in the race has not been shown (``view.public``)."""
         return view.public(state)
 
-
-
     def template_globals(self) -> dict[str, Any]:
         """Functions the race templates call (translated names)."""
         return {"race_variant_label": labels.variant_label,
@@ -227,19 +226,3 @@ class KnikkersRaceGame(ViewsFromModule):
                 "race_cell_label": cell_label, "race_marble": cells.marble,
                 "race_small_cells": cells.small_cells, "race_own_cells": cells.own_cells}
 
-
-def _parse_cell(raw: object) -> tuple[int, int] | None:
-    """``"r,c"`` or ``[r, c]`` (0..8 each) as a cell, or None when malformed."""
-    try:
-        if isinstance(raw, str):
-            parts: list[Any] = raw.split(",")
-        elif isinstance(raw, list | tuple):
-            parts = list(raw)
-        else:
-            return None
-        if len(parts) != 2:
-            return None
-        r, c = (int(p) for p in parts)
-    except (TypeError, ValueError):
-        return None
-    return (r, c) if 0 <= r < 9 and 0 <= c < 9 else None

@@ -29,6 +29,7 @@ from app.rooms.games.base import (
     Event,
     Table,
     ViewsFromModule,
+    parse_cell,
     parse_int_options,
 )
 from app.rooms.games.knister import labels, timers, view
@@ -172,8 +173,6 @@ class KnisterGame(ViewsFromModule):
             "over": self.is_over(state),
         }
 
-
-
     def template_globals(self) -> dict[str, Any]:
         """Functions the Knister templates call (translated names, grid cells)."""
         return {"combination_name": labels.combination_name, "line_name": labels.line_name,
@@ -182,22 +181,11 @@ class KnisterGame(ViewsFromModule):
 
 
 def _parse_cell(raw: object) -> tuple[int, int]:
-    """``"r,c"`` or ``[r, c]`` to a cell tuple; ``ActionError`` when malformed."""
-    try:
-        if isinstance(raw, str):
-            parts = raw.split(",")
-        elif isinstance(raw, list | tuple):
-            parts = list(raw)
-        else:
-            raise ValueError
-        if len(parts) != 2:
-            raise ValueError
-        r, c = (int(p) for p in parts)
-    except (TypeError, ValueError):
-        raise ActionError("bad_cell", "That is not a cell of your sheet.") from None
-    if not (0 <= r < 5 and 0 <= c < 5):
+    """``"r,c"`` or ``[r, c]`` to a cell of a 5x5 sheet; ``ActionError`` when malformed."""
+    cell = parse_cell(raw, 5)
+    if cell is None:
         raise ActionError("bad_cell", "That is not a cell of your sheet.")
-    return r, c
+    return cell
 
 
 __all__ = ["AWAY_PLACER_GRACE", "AWAY_ROLLER_GRACE", "TIMER_CHOICES", "KnisterGame"]
