@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.rooms.games.kniffel.test_analysis import FILLERS
 from tests.rooms.games.kniffel.test_browser import roll
-from tests.support.browser import chromium, create_room, join, score_box, screenshot
+from tests.support.browser import chromium, host_and_guest, score_box, screenshot
 from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -32,14 +32,9 @@ def server(server_env, tmp_path):
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
     with chromium() as browser:
-        anna_ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
-        bram_ctx = browser.new_context(locale="en-GB", viewport={"width": 1024, "height": 800})
-        anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
-        code = create_room(anna, server, "kniffel", "Anna")
-        join(bram, server, code, "Bram")
+        anna, bram, code = host_and_guest(browser, server, "kniffel")
 
         # the host switches hints on; the guest sees the option, read-only
-        anna.wait_for_selector("#live .seat[data-presence=online] >> nth=1")
         anna.wait_for_timeout(300)
         anna.check("input[data-option=hints]")
         bram.wait_for_selector("input[data-option=hints][checked][disabled]")
@@ -94,8 +89,6 @@ def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
         expect(anna.locator("[data-review-turn]")).to_have_count(26)
         expect(anna.locator("[data-summary-seat] [data-accuracy]")).to_have_count(2)
         screenshot(anna, "kniffel-review")
-        anna_ctx.close()
-        bram_ctx.close()
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,6 +86,28 @@ def join(page, server, code: str, name: str) -> None:
     page.click("form[data-action=join] button[type=submit]")
     expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
     expect(page.locator("body")).to_have_class(ONLINE)
+
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 800}
+
+
+def host_and_guest(browser, server, game: str, guest_viewport: dict | None = TABLET,
+                   locale: str = "en-GB") -> tuple[Any, Any, str]:
+    """Anna opens a room of ``game`` on a phone and Bram joins it (``guest_viewport``; None:
+    Playwright's default), each in their own browser context; returns ``(anna's page, bram's
+    page, room code)`` once both seats show online on Anna's page."""
+    from playwright.sync_api import expect
+
+    anna = browser.new_context(locale=locale, viewport=PHONE).new_page()
+    bram_kwargs: dict[str, Any] = {"locale": locale}
+    if guest_viewport is not None:
+        bram_kwargs["viewport"] = guest_viewport
+    bram = browser.new_context(**bram_kwargs).new_page()
+    code = create_room(anna, server, game, "Anna")
+    join(bram, server, code, "Bram")
+    expect(anna.locator("#live .seat[data-presence=online]")).to_have_count(2)
+    return anna, bram, code
 
 
 def pdf_pages(pdf: bytes) -> int:

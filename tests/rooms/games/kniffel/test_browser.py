@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, score_box, screenshot
+from tests.support.browser import chromium, host_and_guest, score_box, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -55,16 +55,9 @@ def hold(page, die: int) -> None:
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
     with chromium() as browser:
-        anna_ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
-        bram_ctx = browser.new_context(locale="en-GB", viewport={"width": 1024, "height": 800})
-        anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
-
-        code = create_room(anna, server, "kniffel", "Anna")
-
-        join(bram, server, code, "Bram")
+        anna, bram, code = host_and_guest(browser, server, "kniffel")
 
         # the host's switches reach the room, unchecked ones too (hidden "false" inputs)
-        anna.wait_for_selector("#live .seat[data-presence=online] >> nth=1")
         anna.wait_for_timeout(300)  # let htmx settle the last swap before changing the form
         anna.check("input[data-option=five_alike_full_house]")
         anna.wait_for_function(
@@ -128,5 +121,3 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         expect(anna.locator("#live [data-last]")).to_have_count(2)
         screenshot(anna, "kniffel-anna-sheet")
         screenshot(bram, "kniffel-bram-sheet")
-        anna_ctx.close()
-        bram_ctx.close()
