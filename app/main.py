@@ -33,7 +33,7 @@ from app.web import bot_rooms, health, pages
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
-from app.web.ratelimit import RateLimits
+from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_view import PartCache, RoomRenderer
 
 SESSION_COOKIE = "knobel_session"
@@ -116,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bots = bots
     app.state.reviews = reviews
     app.state.limits = RateLimits(settings)
+    app.state.socket_rates = SocketRates(settings)
 
     app.add_middleware(LanguageMiddleware)
     app.add_middleware(

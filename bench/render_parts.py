@@ -1,6 +1,7 @@
 """Render cost of one Knister action for every viewer of an 8-seat room, in-process.
 
-Plays ``--games`` Knister games of 8 seats through ``RoomService`` on a fresh SQLite database
+Plays ``--warm`` untimed games (to fill the caches a running server has warm), then
+``--games`` Knister games of 8 seats through ``RoomService`` on a fresh SQLite database
 (first free cell for every placement) and, after every roll and placement, times what the
 live hub does for each of the 8 pages: ``render_update`` against what that page shows (only
 the parts whose key changed are rendered, each once per key and language in one
@@ -30,11 +31,13 @@ from tests.support.room_service import service_room  # noqa: E402
 SEATS = 8
 
 
-async def run(url: str, games: int, profile: cProfile.Profile | None) -> None:
+async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1) -> None:
     names = [f"P{i}" for i in range(SEATS)]
     cache = PartCache()
     spent, actions, size, fragments = 0.0, 0, 0, 0
-    for _ in range(games):
+    for game_no in range(games + warm):
+        if game_no == warm:  # the warm-up games filled the caches a running server has warm
+            spent, actions, size, fragments = 0.0, 0, 0, 0
         async with service_room(url, "knister", names) as room:
             await room.room_action(room.players[0], "start")
             online = frozenset(room.players)
@@ -55,7 +58,7 @@ async def run(url: str, games: int, profile: cProfile.Profile | None) -> None:
                     st = await room.state()
                     st.away_due.clear()  # nobody is away: every page is open
                     start = time.perf_counter()
-                    if profile:
+                    if profile and game_no >= warm:
                         profile.enable()
                     for p in room.players:
                         html, have[p] = render_update(st, p, "nl", online, have[p], parts=cache)
@@ -72,15 +75,17 @@ async def run(url: str, games: int, profile: cProfile.Profile | None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--warm", type=int, default=1, help="untimed games first")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="cumtime", help="pstats order with --profile")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="knobel-render-"))
     url = dbs.create_sqlite_database(folder)
     dbs.migrate(url)
     profile = cProfile.Profile() if args.profile else None
-    asyncio.run(run(url, args.games, profile))
+    asyncio.run(run(url, args.games, profile, args.warm))
     if profile:
-        pstats.Stats(profile).sort_stats("cumtime").print_stats(25)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(25)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,17 @@ HIGH_LIMITS = {"WS_MESSAGE_RATE": "1000/second;60000/minute", "RATE_LIMIT_ROOMS"
 # ----- servers ------------------------------------------------------------------------------
 
 
+def timeline(sent_at: list[float], latencies: list[float]) -> list[tuple[int, int, float, float]]:
+    """Per second of the run (by send time): ``(second, actions, p99 ms, max ms)``."""
+    if not sent_at:
+        return []
+    first = min(sent_at)
+    buckets: dict[int, list[float]] = {}
+    for t, lat in zip(sent_at, latencies):
+        buckets.setdefault(int(t - first), []).append(lat * 1000)
+    return [(sec, len(v), percentile(v, 0.99), max(v)) for sec, v in sorted(buckets.items())]
+
+
 def free_port() -> int:
     """An unused TCP port on 127.0.0.1."""
     import socket
@@ -218,6 +229,7 @@ class StepStats:
     deliveries: int = 0
     delivery_bytes: int = 0
     latency_all: array.array = field(default_factory=lambda: array.array("d"))
+    latency_sent: array.array = field(default_factory=lambda: array.array("d"))
     latency_each: array.array = field(default_factory=lambda: array.array("d"))
     errors: Counter = field(default_factory=Counter)
     late: int = 0
@@ -460,6 +472,7 @@ class Worker:
                 self.stats.late += 1
             if track.remaining == 0:
                 self.stats.latency_all.append(track.last - track.sent)
+                self.stats.latency_sent.append(track.sent)
 
     # --- setup ---
 
@@ -626,6 +639,7 @@ class Worker:
         return {"sample": self.typical_sample(),
                 "sent": st.sent, "acked": st.acked, "deliveries": st.deliveries,
                 "delivery_bytes": st.delivery_bytes, "latency_all": st.latency_all.tobytes(),
+                "latency_sent": st.latency_sent.tobytes(),
                 "latency_each": st.latency_each.tobytes(), "errors": dict(st.errors),
                 "late": st.late + missing}
 
@@ -842,9 +856,11 @@ class Fleet:
             self.sample = samples[len(samples) // 2]
         lat_all: list[float] = []
         lat_each: list[float] = []
+        sent_at: list[float] = []
         errors: Counter = Counter()
         for r in results:
             lat_all.extend(array.array("d", r["latency_all"]))
+            sent_at.extend(array.array("d", r["latency_sent"]))
             lat_each.extend(array.array("d", r["latency_each"]))
             errors.update(r["errors"])
         ms = [x * 1000 for x in lat_all]
@@ -861,6 +877,7 @@ class Fleet:
             "each_p99": percentile([x * 1000 for x in lat_each], 0.99),
             "errors": sum(errors.values()), "error_kinds": dict(errors),
             "late": sum(r["late"] for r in results), **cpu,
+            "timeline": timeline(sent_at, lat_all),
         }
 
     def final(self) -> dict[str, Any]:
@@ -1021,6 +1038,10 @@ def run_target(args: argparse.Namespace, target: str, url: str, server: Server |
         print(row(main), flush=True)
         if main["error_kinds"] or main["setup_failures"]:
             print(f"  errors: {main['error_kinds']} setup: {dict(fleet.setup_failures)}")
+        if args.timeline:
+            print("  second  actions  p99 ms  max ms")
+            for sec, n, p99, worst in main["timeline"]:
+                print(f"  {sec:6d} {n:8d} {p99:7.1f} {worst:7.1f}")
         if main["examples"]:
             print(f"  lost examples (room, seat, has, committed): {main['examples']}")
         if profile and profile.exists():
@@ -1090,6 +1111,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="a saturation step lasts long enough for this many actions (<= 60 s)")
     p.add_argument("--min-rate", type=float, default=1.0,
                    help="lowest total actions/s tried when the first step fails")
+    p.add_argument("--timeline", action="store_true",
+                   help="print each second's actions, p99 and max latency of the main run")
     p.add_argument("--profile", nargs="?", const="", default=None, metavar="SVG",
                    help="py-spy the app server during the fixed-pace run; the flame graph "
                         "goes to SVG (default: the run's log folder)")

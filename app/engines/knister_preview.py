@@ -99,5 +99,12 @@ def preview_grid(grid: Sequence[Sequence[int | None]],
     diagonals 0..1). ``grid``: 5 rows of 5 cells, None or 2..12; ValueError otherwise."""
     if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
         raise ValueError("a grid is 5 rows of 5 cells")
-    return tuple(preview_line([grid[r][c] for r, c in cells], rules)
+    return tuple(_preview_cells(tuple([grid[r][c] for r, c in cells]), rules)
                  for _, _, cells in LINES)
+
+
+@lru_cache(maxsize=65536)
+def _preview_cells(values: tuple[int | None, ...], rules: KnisterRules) -> LinePreview:
+    """``preview_line`` of a line's cells as they lie (a view rebuilds a sheet's twelve
+    lines after each placement, and all but two or three are as before)."""
+    return preview_line(values, rules)

@@ -13,9 +13,6 @@ import json
 
 import structlog
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from limits import parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 
 from app.errors import N_, KnobelError
 from app.live.connection import Connection
@@ -23,6 +20,7 @@ from app.live.origin import origin_allowed
 from app.rooms.codes import is_code
 from app.web.deps import SESSION_PLAYER_KEY, HubDep, RoomsDep
 from app.web.errors import error_message
+from app.web.ratelimit import SocketRates
 from app.web.room_view import render_ack
 
 log = structlog.get_logger("knobel.socket")
@@ -30,10 +28,6 @@ router = APIRouter()
 
 MAX_MESSAGE_BYTES = 2048
 MAX_SOCKETS_PER_PLAYER = 8  # tabs of one player in one room
-# Sliding-window counters, not moving windows: the memory storage's expiry thread wakes every
-# 10 ms and walks every key; with a moving window that walk bisects each connection's event log
-# (2,000 sockets: ~3.7 ms of every 10 ms, holding the GIL), with counters it is ~0.3 ms.
-_limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 # The socket's own refusals (the room service's come as ``KnobelError`` too).
 TOO_MANY_TABS = KnobelError(
     "too_many_tabs", N_("This room is open in too many of your tabs: close one."), 429)
@@ -71,7 +65,7 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
         await websocket.send_text(error_message(lang, TOO_MANY_TABS))
         await websocket.close(code=1008)
         return
-    rates = parse_many(settings.ws_message_rate)
+    rates: SocketRates = websocket.app.state.socket_rates
     await websocket.accept()
     conn = Connection(websocket, code, player_id, lang)
     await hub.add(conn)
@@ -95,7 +89,7 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
         await hub.remove(conn)
 
 
-async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
+async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates) -> None:
     """Check size, shape and rate of one message, then apply it."""
     if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
         conn.send(error_message(conn.lang, TOO_LARGE))
@@ -110,8 +104,7 @@ async def _handle(conn: Connection, text: str, service, hub, rates) -> None:
     data.pop("HEADERS", None)
     raw_id = data.get("action_id")
     action_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
-    key = f"{conn.code}/{conn.player_id}"  # per player, so extra sockets don't add quota
-    if not all(_limiter.hit(rate, "ws", key) for rate in rates):
+    if not rates.hit(conn.code, conn.player_id):
         conn.send(error_message(conn.lang, RATE_LIMITED, action_id))
         return
     if data.get("type") == "hello":

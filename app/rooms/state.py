@@ -94,6 +94,8 @@ class RoomState:
     away_due: dict[int, datetime] = field(default_factory=dict)
     host_handoff: tuple[datetime, SeatInfo] | None = None
     taken_over: set[int] = field(default_factory=set)  # seats a bot plays for (rooms/bots)
+    # What every viewer of this version is shown alike (app.web.room_view), built once.
+    view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def plugin(self) -> GamePlugin:

@@ -74,23 +74,20 @@ class Delivered:
     keys: dict[str, Hashable]
 
 
-def live_context(state: RoomState, player_id: str | None, online: frozenset[str],
-                 parts: PartCache | None = None) -> dict:
-    """Template context for the live part of a room as ``player_id`` sees it (``parts``: the
-    app's rendered parts; a private cache when None)."""
-    cache = parts if parts is not None else PartCache()
-    viewer = state.seat_of(player_id)
+def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
+    """What every viewer of ``state`` is shown alike while ``online`` are online: seat labels,
+    the match and its rankings, who is present, the away countdowns and the version marker.
+    Built once per room version, presence and countdowns (kept in ``state.view_cache``)."""
+    away_due = {seat: _epoch_ms(due) for seat, due in state.away_due.items()}
+    handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
+               if state.host_handoff else None)
+    key = (state.version, online, tuple(sorted(away_due.items())), handoff,
+           tuple(sorted(state.taken_over)))
+    cached = state.view_cache.get("frame")
+    if cached is not None and cached[0] == key:
+        frame: dict[str, Any] = cached[1]
+        return frame
     game = state.game
-    plugin = state.plugin
-    view: dict[str, Any] | None = None
-    proxy = None  # the table seat the host's device fills in for now (pass and play)
-    if game is not None and state.game_state is not None:
-        awaiting = getattr(plugin, "awaiting", None)  # optional: games with turns
-        if awaiting is not None and state.status == "playing":
-            proxy = proxy_seat(state, viewer, awaiting(state.game_state))
-        view = plugin.view(state.game_state, proxy or (viewer.id if viewer else None))
-        view["room_code"] = state.code  # for links and requests a game's parts make
-    labels = {s.id: s.label for s in state.seats}
     match = state.match_games()
     finished = [g for g in match if g.status == "finished"]
     match_totals: dict[int, int] = {}
@@ -99,26 +96,65 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
             match_totals[seat] = match_totals.get(seat, 0) + total
     final = game is not None and game.status == "finished"
     previous = state.games[-2] if len(state.games) > 1 and not final else None
-    former = next((s for s in state.seats if s.player_id == player_id
-                   and s.status in ("removed", "left")), None) if viewer is None else None
     match_size = game.options.get("match", 1) if game else state.options.get("match", 1)
-    is_host = viewer is not None and player_id == state.host_player_id
-    viewer_id = viewer.id if viewer else None
-    sheet_seat = proxy or viewer_id  # whose sheet this page fills
     online_seats = present_seats(state, online) | {s.id for s in state.seats if s.bot}
     seats = state.active_seats
-    away_due = {seat: _epoch_ms(due) for seat, due in state.away_due.items()}
-    handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
-               if state.host_handoff else None)
+    frame = {
+        "labels": {s.id: s.label for s in state.seats},
+        "match": match,
+        "final": final,
+        "previous": previous,
+        "match_size": match_size,
+        "online_seats": online_seats,
+        "seats": seats,
+        "away_due": away_due,
+        "handoff": handoff,
+        "version_part": Part("live-version", ("version", state.version, state.status),
+                             "live_version", (state.version, state.status, page_basis(state))),
+        "seats_key": tuple((s.id, s.label, s.player_id == state.host_player_id,
+                            s.id in online_seats, s.ready) for s in seats),
+        "ranking": ranking(game.totals) if final and game else [],
+        "match_ranking": ranking(match_totals) if len(finished) > 1 or match_size > 1
+        else [],
+        "previous_ranking": ranking(previous.totals) if previous else [],
+        "match_done": final and game is not None and
+        game.options.get("match_game", 1) >= match_size,
+    }
+    state.view_cache["frame"] = (key, frame)
+    return frame
+
+
+def live_context(state: RoomState, player_id: str | None, online: frozenset[str],
+                 parts: PartCache | None = None) -> dict:
+    """Template context for the live part of a room as ``player_id`` sees it (``parts``: the
+    app's rendered parts; a private cache when None). What all viewers share is built once
+    per version (``_frame``); only the viewer's seat, game view and parts are their own."""
+    cache = parts if parts is not None else PartCache()
+    frame = _frame(state, online)
+    viewer = state.seat_of(player_id)
+    game = state.game
+    plugin = state.plugin
+    view: dict[str, Any] | None = None
+    proxy = None  # the table seat the host's device fills in for now (pass and play)
+    is_host = viewer is not None and player_id == state.host_player_id
+    if game is not None and state.game_state is not None:
+        awaiting = getattr(plugin, "awaiting", None)  # optional: games with turns
+        if is_host and awaiting is not None and state.status == "playing":
+            proxy = proxy_seat(state, viewer, awaiting(state.game_state))
+        view = plugin.view(state.game_state, proxy or (viewer.id if viewer else None))
+        view["room_code"] = state.code  # for links and requests a game's parts make
+    labels = frame["labels"]
+    former = next((s for s in state.seats if s.player_id == player_id
+                   and s.status in ("removed", "left")), None) if viewer is None else None
+    viewer_id = viewer.id if viewer else None
+    sheet_seat = proxy or viewer_id  # whose sheet this page fills
+    online_seats, away_due, handoff = frame["online_seats"], frame["away_due"], frame["handoff"]
     room_parts = [
-        Part("live-version", ("version", state.version, state.status), "live_version",
-             (state.version, state.status, page_basis(state))),
-        Part("seats", ("seats", tuple((s.id, s.label, s.player_id == state.host_player_id,
-                                       s.id in online_seats, s.ready) for s in seats),
-                       viewer_id, is_host, state.status, tuple(sorted(away_due.items())),
-                       handoff, tuple(sorted(state.taken_over))),
-             "seats_list", (seats, state.host_player_id, viewer_id, is_host, online_seats,
-                            state.status, away_due, handoff, state.taken_over)),
+        frame["version_part"],
+        Part("seats", ("seats", frame["seats_key"], viewer_id, is_host, state.status,
+                       tuple(sorted(away_due.items())), handoff, tuple(sorted(state.taken_over))),
+             "seats_list", (frame["seats"], state.host_player_id, viewer_id, is_host,
+                            online_seats, state.status, away_due, handoff, state.taken_over)),
         Part("acting-for", ("acting-for", proxy, labels.get(proxy) if proxy else None),
              "acting_for", (proxy, labels.get(proxy) if proxy else None)),
     ]
@@ -142,16 +178,15 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "game": game,
         "view": view,
         "template": plugin.template,
-        "final": final,
-        "ranking": ranking(game.totals) if final and game else [],
-        "match_games": match,
-        "match_size": match_size,
-        "match_ranking": ranking(match_totals) if len(finished) > 1 or match_size > 1 else [],
-        "previous": previous,
-        "previous_ranking": ranking(previous.totals) if previous else [],
+        "final": frame["final"],
+        "ranking": frame["ranking"],
+        "match_games": frame["match"],
+        "match_size": frame["match_size"],
+        "match_ranking": frame["match_ranking"],
+        "previous": frame["previous"],
+        "previous_ranking": frame["previous_ranking"],
         "former_seat": former,
-        "match_done": final and game is not None and
-        game.options.get("match_game", 1) >= match_size,
+        "match_done": frame["match_done"],
     }
 
 

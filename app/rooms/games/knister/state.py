@@ -22,8 +22,9 @@ class KnisterState:
 
     ``order``: seat ids in table order starting with the start player; ``rolls``: sums so far;
     ``placed``: seats that placed the current roll; ``auto_cells``: (seat, cell) placed by the
-    server; ``rolled_at``: time of the latest roll (for the placement timer); ``view_cache``:
-    the sheets as every viewer sees them, for the latest state (see ``KnisterGame.view``).
+    server; ``rolled_at``: time of the latest roll (for the placement timer); ``folds``: events
+    folded so far (what a view built for this state depends on); ``view_cache``: the sheets
+    as every viewer sees them, for the latest state (see ``knister.view.view``).
     """
 
     rules: KnisterRules
@@ -42,6 +43,7 @@ class KnisterState:
     entries: int = 0
     last_entered: bool = False
     sum_only: set[int] = field(default_factory=set)
+    folds: int = 0
     view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -75,6 +77,7 @@ class KnisterState:
 def fold(state: KnisterState, event: Event) -> None:
     """Fold one stored ``roll``, ``place`` or ``leave`` event into ``state`` (events were
     checked before they were stored; docs/rules.md, "Knister")."""
+    state.folds += 1
     if event.type == "roll":
         fold_roll(state, event)
     elif event.type == "place":

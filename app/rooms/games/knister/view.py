@@ -57,57 +57,78 @@ def view(state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
     ``lines``, ``previews`` (a ``LinePreview`` per line, what it holds so far),
     ``scoring_cells`` (cells of scoring lines, once the game is over),
     ``auto`` (cells the server placed) and ``cells`` (per row, per cell: its CSS classes,
-    value and whether the server placed it).
+    value and whether the server placed it). Only ``can_roll``, ``can_enter`` and
+    ``can_place`` depend on the viewer: the rest is built once per state (``_shared``).
     """
-    over = is_over(state)
-    # Every viewer of a version shows the same sheets: build them once per version (each
-    # event changes the number of rolls, placements or leavers), and keep the entry of a
-    # sheet that did not change.
-    marker = (len(state.rolls), len(state.placed), len(state.left), over)
+    shared = _shared(state)
+    seat = viewer_seat_id
+    pending, over = shared["pending"], shared["over"]
+    return {
+        **shared,
+        "can_roll": (not over and not pending and state.roller == seat
+                     and not state.real_dice),
+        "can_enter": can_enter(state, seat, over),
+        "can_place": seat in shared["active"] and pending and seat not in state.placed,
+    }
+
+
+def _shared(state: KnisterState) -> dict[str, Any]:
+    """What every viewer of ``state`` sees alike, built once per folded event."""
     cache = state.view_cache
-    if cache.get("marker") == marker:
-        sheets = cache["sheets"]
-    else:
-        before = cache.get("sheets", {})
-        sheets = {}
-        for seat, sheet in state.sheets.items():
-            grid = tuple(map(tuple, sheet.grid))
-            auto = frozenset(cell for s, cell in state.auto_cells if s == seat)
-            entry = before.get(seat)
-            if entry is None or (entry["grid"], entry["auto"], entry["over"]) != (
-                    grid, auto, over):
-                score = score_grid(grid, state.rules)
-                scoring = frozenset(_scoring_cells(score)) if over else frozenset()
-                entry = {"grid": grid, "score": score, "lines": tuple(score.lines),
-                         "previews": preview_grid(grid, state.rules),
-                         "scoring_cells": scoring, "auto": auto, "over": over,
-                         "cells": _cells(grid, auto, scoring)}
-            sheets[seat] = entry
-        cache["marker"], cache["sheets"] = marker, sheets
+    if cache.get("folds") == state.folds and "shared" in cache:
+        shared: dict[str, Any] = cache["shared"]
+        return shared
+    over = is_over(state)
     active = state.active
     pending = bool(state.rolls) and any(s not in state.placed for s in active)
-    can_place = viewer_seat_id in active and pending and viewer_seat_id not in state.placed
-    return {
+    shared = {
         "state": state,
         "over": over,
-        "sheets": sheets,
+        "pending": pending,
+        "sheets": _sheets(state, over),
         "rolls_done": len(state.rolls),
         "rolls_total": ROLLS_PER_GAME,
         "dice": state.rolls[-1] if state.rolls else None,
         "roll_auto": (len(state.rolls) - 1) in state.auto_rolls,
         "current_sum": state.current_sum,
         "roller": state.roller,
-        "can_roll": (not over and not pending and state.roller == viewer_seat_id
-                     and not state.real_dice),
         "real_dice": state.real_dice,
-        "can_enter": can_enter(state, viewer_seat_id, over),
         "sum_only": (len(state.rolls) - 1) in state.sum_only,
         "deadline": (state.rolled_at + timedelta(seconds=state.timer))
         if state.timer and state.rolled_at and pending else None,
-        "can_place": can_place,
         "waiting_for": [s for s in active if s not in state.placed] if pending else [],
         "active": frozenset(active),
     }
+    cache["folds"], cache["shared"] = state.folds, shared
+    return shared
+
+
+def _sheets(state: KnisterState, over: bool) -> dict[int, dict[str, Any]]:
+    """Every sheet as every viewer sees it. Each event changes the number of rolls,
+    placements or leavers: the entry of a sheet that did not change is kept."""
+    marker = (len(state.rolls), len(state.placed), len(state.left), over)
+    cache = state.view_cache
+    if cache.get("marker") == marker:
+        sheets: dict[int, dict[str, Any]] = cache["sheets"]
+        return sheets
+    before = cache.get("sheets", {})
+    sheets = {}
+    for seat, sheet in state.sheets.items():
+        grid = tuple(map(tuple, sheet.grid))
+        auto = frozenset(cell for s, cell in state.auto_cells if s == seat)
+        entry = before.get(seat)
+        if entry is None or (entry["grid"], entry["auto"], entry["over"]) != (
+                grid, auto, over):
+            score = score_grid(grid, state.rules)
+            scoring = frozenset(_scoring_cells(score)) if over else frozenset()
+            entry = {"grid": grid, "score": score, "lines": tuple(score.lines),
+                     "previews": preview_grid(grid, state.rules),
+                     "scoring_cells": scoring, "auto": auto, "over": over,
+                     "cells": _cells(grid, auto, scoring)}
+        sheets[seat] = entry
+    cache["marker"], cache["sheets"] = marker, sheets
+    return sheets
+
 
 def parts(view: dict[str, Any], viewer_seat_id: int | None,
       labels: dict[int, str]) -> list[Part]:
