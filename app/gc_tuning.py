@@ -26,11 +26,18 @@ import asyncio
 import ctypes
 import ctypes.util
 import gc
+import time
+from typing import Any
+
+import structlog
+
+log = structlog.get_logger("knobel.gc")
 
 FREEZE_EVERY = 10.0  # seconds
 COLLECT_EVERY = 600.0  # seconds
 RELEASE_EVERY = 30.0  # seconds: the most often rooms leaving memory cause a full collection
 THRESHOLDS = (20_000, 50, 50)  # Python's default: (700, 10, 10)
+SLOW_COLLECTION = 0.02  # seconds: a collection this long is logged (``gc_slow``)
 _released = 0  # rooms that left memory since the last full collection
 
 
@@ -49,9 +56,27 @@ def released(rooms: int) -> None:
     _released += rooms
 
 
+_started = 0.0
+
+
+def _watch(phase: str, info: dict[str, Any]) -> None:
+    """``gc.callbacks`` hook: log every collection longer than ``SLOW_COLLECTION``."""
+    global _started
+    if phase == "start":
+        _started = time.perf_counter()
+        return
+    took = time.perf_counter() - _started
+    if took > SLOW_COLLECTION:
+        log.warning("gc_slow", generation=info.get("generation"), ms=round(took * 1000, 1),
+                    collected=info.get("collected"), objects=gc.get_count())
+
+
 def tune() -> None:
-    """Set ``THRESHOLDS`` and freeze what start-up loaded (it lives as long as the process)."""
+    """Set ``THRESHOLDS``, log slow collections and freeze what start-up loaded (it lives
+    as long as the process)."""
     gc.set_threshold(*THRESHOLDS)
+    if _watch not in gc.callbacks:
+        gc.callbacks.append(_watch)
     refreeze()
 
 

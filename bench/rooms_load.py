@@ -844,7 +844,7 @@ class Fleet:
                 spies.append(subprocess.Popen(
                     [spy_bin, "record", "--pid", str(server_pid), "--rate", "50",
                      "--duration", str(int(duration)), "--format", fmt, "--output", str(out),
-                     "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                     "--nonblocking", *os.environ.get("PYSPY_EXTRA", "").split()], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         meter.start()
         time.sleep(max(0.0, start + warmup + duration - time.perf_counter()))
         cpu = meter.stop()

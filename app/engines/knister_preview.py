@@ -94,17 +94,24 @@ _GROUPS: dict[tuple[int, ...], str] = {
 
 
 def preview_grid(grid: Sequence[Sequence[int | None]],
-                 rules: KnisterRules = DEFAULT_RULES) -> tuple[LinePreview, ...]:
+                 rules: KnisterRules = DEFAULT_RULES,
+                 before: tuple[Sequence[Sequence[int | None]], Sequence[LinePreview]] | None = None,
+                 ) -> tuple[LinePreview, ...]:
     """The previews of a sheet's twelve lines, in ``LINES`` order (rows 0..4, columns 0..4,
-    diagonals 0..1). ``grid``: 5 rows of 5 cells, None or 2..12; ValueError otherwise."""
+    diagonals 0..1). ``grid``: 5 rows of 5 cells, None or 2..12; ValueError otherwise.
+
+    ``before``: an earlier grid of the same sheet and its previews (same ``rules``); lines
+    whose cells are all as they were keep their preview (after one placement, only the
+    placed cell's row, column and diagonals are looked at again).
+    """
     if len(grid) != SIZE or any(len(row) != SIZE for row in grid):
         raise ValueError("a grid is 5 rows of 5 cells")
-    return tuple(_preview_cells(tuple([grid[r][c] for r, c in cells]), rules)
-                 for _, _, cells in LINES)
-
-
-@lru_cache(maxsize=65536)
-def _preview_cells(values: tuple[int | None, ...], rules: KnisterRules) -> LinePreview:
-    """``preview_line`` of a line's cells as they lie (a view rebuilds a sheet's twelve
-    lines after each placement, and all but two or three are as before)."""
-    return preview_line(values, rules)
+    if before is None:
+        return tuple(preview_line([grid[r][c] for r, c in cells], rules)
+                     for _, _, cells in LINES)
+    old, old_previews = before
+    changed = {(r, c) for r in range(SIZE) for c in range(SIZE) if grid[r][c] != old[r][c]}
+    return tuple(
+        preview_line([grid[r][c] for r, c in cells], rules)
+        if not changed.isdisjoint(cells) else old_previews[i]
+        for i, (_, _, cells) in enumerate(LINES))

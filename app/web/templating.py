@@ -16,6 +16,7 @@ from app.rooms.bots.identity import GAMES as BOT_GAMES
 from app.rooms.games import GAMES
 from app.settings import ROOT
 from app.web import labels
+from app.web.dice_html import die
 
 TEMPLATE_DIR: Path = ROOT / "templates"
 
@@ -24,11 +25,15 @@ def make_templates() -> Jinja2Blocks:
     """Build the template renderer with gettext and the language helpers installed."""
     templates = Jinja2Blocks(directory=str(TEMPLATE_DIR))
     env = templates.env
+    # Templates are read once per process: checking each file's modification time on every
+    # use cost a stat call per rendered part (restart the server to see edited templates).
+    env.auto_reload = False
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
     env.globals["game_label"] = labels.game_label
+    env.globals["die"] = die  # one die's picture (app/web/dice_html.py)
     env.globals["bot_games"] = lambda: BOT_GAMES  # the games bots play (app/rooms/bots)
     for game in GAMES.values():  # each game's own helpers (box names, grid cells...)
         env.globals.update(game.template_globals())

@@ -67,3 +67,25 @@ def test_a_grid_has_twelve_previews_in_line_order() -> None:
     assert previews[5].filled == 1 and previews[10].filled == 1  # column 1, diagonal ↘
     with pytest.raises(ValueError):
         preview_grid(grid[:4])
+
+
+GRID = st.lists(st.lists(CELL, min_size=5, max_size=5), min_size=5, max_size=5)
+
+
+@given(GRID, GRID, st.sampled_from([KnisterRules(), NSV]))
+def test_previews_from_an_earlier_grid_equal_fresh_ones(old, new, rules) -> None:
+    """Reusing the previews of unchanged lines (``before``) gives exactly the fresh ones,
+    whatever changed between the two grids."""
+    earlier = preview_grid(old, rules)
+    assert preview_grid(new, rules, (old, earlier)) == preview_grid(new, rules)
+
+
+@given(GRID, st.integers(0, 4), st.integers(0, 4), SUMS)
+def test_one_placement_changes_only_the_lines_through_its_cell(grid, r, c, value) -> None:
+    grid[r][c] = None
+    before = preview_grid(grid)
+    after_grid = [row[:] for row in grid]
+    after_grid[r][c] = value
+    after = preview_grid(after_grid, before=(grid, before))
+    through = {r, 5 + c} | ({10} if r == c else set()) | ({11} if r + c == 4 else set())
+    assert all(after[i] == before[i] for i in range(12) if i not in through)

@@ -28,7 +28,9 @@ def line_points(seat_id: int, line: int, preview: LinePreview, mine: bool) -> Ma
     piece of the diagonals' cell. ``mine``: the viewer's own sheet (a button and its
     explanation ``#line-pop-<seat>-<line>``); else plain text."""
     html = _line_points(line, preview, mine, current_language())
-    return Markup(html.replace(SEAT, str(seat_id))) if mine else html
+    # str.replace: the cached HTML is safe and the seat id is a number (Markup.replace would
+    # escape its arguments and build two Markup objects per line)
+    return Markup(str.replace(html, SEAT, str(seat_id))) if mine else html
 
 
 SEAT = "\x00seat\x00"  # where the seat's id goes in a cached explanation's ids

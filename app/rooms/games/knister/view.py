@@ -121,8 +121,9 @@ def _sheets(state: KnisterState, over: bool) -> dict[int, dict[str, Any]]:
                 grid, auto, over):
             score = score_grid(grid, state.rules)
             scoring = frozenset(_scoring_cells(score)) if over else frozenset()
+            previous = (entry["grid"], entry["previews"]) if entry else None
             entry = {"grid": grid, "score": score, "lines": tuple(score.lines),
-                     "previews": preview_grid(grid, state.rules),
+                     "previews": preview_grid(grid, state.rules, previous),
                      "scoring_cells": scoring, "auto": auto, "over": over,
                      "cells": _cells(grid, auto, scoring)}
         sheets[seat] = entry
