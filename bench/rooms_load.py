@@ -178,7 +178,7 @@ class Server:
 
 def app_server(database_url: str, workdir: Path, port: int, environment: str = "production",
                app_root: Path = ROOT, deflate: bool = False,
-               extra_env: dict[str, str] | None = None) -> Server:
+               extra_env: dict[str, str] | None = None, workers: int = 1) -> Server:
     """uvicorn serving the app as the Dockerfile does (production settings, one process);
     ``app_root``: another checkout of the app to serve (for before/after comparisons);
     ``extra_env``: more settings (e.g. ``ROOM_IDLE_SECONDS`` for the soak)."""
@@ -190,6 +190,8 @@ def app_server(database_url: str, workdir: Path, port: int, environment: str = "
             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
             "--backlog", "4096", "--ws-max-size", "65536",
             "--ws-per-message-deflate", "true" if deflate else "false"]
+    if workers > 1:  # several processes share the port; they talk through Redis
+        argv += ["--workers", str(workers)]
     return Server("app", argv, env, url, url + "/healthz", workdir / "app.log", app_root)
 
 
@@ -719,6 +721,9 @@ class CpuMeter:
 
     def __init__(self, server_pid: int | None, client_pids: list[int]) -> None:
         self.server = psutil.Process(server_pid) if server_pid else None
+        # with uvicorn --workers the serving processes are the supervisor's children
+        self.servers = ([self.server, *self.server.children(recursive=True)]
+                        if self.server else [])
         self.clients = [psutil.Process(p) for p in client_pids]
         self.peak_rss = 0
         self._stop = threading.Event()
@@ -746,7 +751,7 @@ class CpuMeter:
     def start(self) -> None:
         self.t0 = time.perf_counter()
         self.pg = self._postgres()
-        self.s0 = self._cpu([self.server]) if self.server else 0.0
+        self.s0 = self._cpu(self.servers)
         self.pg0 = {p.pid: self._cpu([p]) for p in self.pg}
         self.c0 = self._cpu(self.clients)
         self.all0 = psutil.cpu_times()
@@ -759,7 +764,8 @@ class CpuMeter:
         while not self._stop.wait(0.5):
             if self.server:
                 try:
-                    self.peak_rss = max(self.peak_rss, self.server.memory_info().rss)
+                    self.peak_rss = max(self.peak_rss, sum(
+                        p.memory_info().rss for p in self.servers if p.is_running()))
                 except psutil.Error:
                     pass
 
@@ -776,7 +782,7 @@ class CpuMeter:
         busy = sum(getattr(all1, f) - getattr(self.all0, f) for f in all1._fields
                    if f not in ("idle", "iowait", "guest", "guest_nice"))
         result = {
-            "server_cpu": ((self._cpu([self.server]) - self.s0) / wall) if self.server else 0.0,
+            "server_cpu": ((self._cpu(self.servers) - self.s0) / wall) if self.server else 0.0,
             "server_rss_mb": self.peak_rss / 2**20,
             "pg_cpu": pg / wall,
             "client_cpu": (self._cpu(self.clients) - self.c0) / wall,
@@ -1088,6 +1094,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--app-root", default=str(ROOT),
                    help="serve the app from this checkout (e.g. an unchanged copy, to compare)")
     p.add_argument("--clients", type=int, default=1, help="load-generator processes")
+    p.add_argument("--workers", type=int, default=1,
+                   help="app processes (uvicorn --workers; more than one talk through Redis)")
+    p.add_argument("--broadcast-url", default="redis://127.0.0.1:6379/5",
+                   help="BROADCAST_URL of the app with --workers > 1")
     p.add_argument("--setup-concurrency", type=int, default=8, help="rooms set up at once")
     p.add_argument("--server-deflate", action="store_true",
                    help="both servers accept per-message deflate (the app, as it is deployed, "
@@ -1140,8 +1150,10 @@ def main(argv: list[str] | None = None) -> int:
         url = args.url
         if not url:
             db = ensure_database(args.database_url)
+            extra = {"BROADCAST_URL": args.broadcast_url} if args.workers > 1 else None
             server = app_server(db, workdir, free_port(), args.app_environment,
-                                Path(args.app_root).resolve(), args.server_deflate).start()
+                                Path(args.app_root).resolve(), args.server_deflate,
+                                extra, args.workers).start()
             url = server.url
             print(f"  app: uvicorn pid {server.pid} at {url} on {db.split('@')[-1]}", flush=True)
         try:
