@@ -46,7 +46,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings()
     configure_logging(settings.json_logs)
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow,
+                  settings.db_pool_timeout)
 
     dice = DiceSource(allow_loaded=settings.test_routes)
     broadcast = make_broadcast(settings.broadcast_url)

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     database_url: str = ""
     secret_key: str = ""
     broadcast_url: str = "memory://"
+    db_pool_size: int = Field(default=20, ge=1, description="Pooled database connections kept")
+    db_max_overflow: int = Field(default=10, ge=0,
+                                 description="Connections opened beyond the pool under load")
+    db_pool_timeout: float = Field(default=30.0, gt=0,
+                                   description="Seconds a request waits for a free connection")
     allowed_origins: str = Field(
         default="",
         description="Comma-separated origins allowed to open a WebSocket; empty = same host only",

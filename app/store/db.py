@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import (
 )
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10,
+                pool_timeout: float = 30.0) -> AsyncEngine:
     """Create an async engine for ``url`` (an async-driver SQLAlchemy URL).
 
     For a SQLite file the parent folder is created first (when possible).
@@ -31,7 +32,10 @@ def make_engine(url: str) -> AsyncEngine:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             except OSError:
                 pass  # reported by the first query (and /healthz), not at start-up
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        pool = ({} if parsed.database in (None, "", ":memory:") else
+                {"pool_size": pool_size, "max_overflow": max_overflow,
+                 "pool_timeout": pool_timeout})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, **pool)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - driver hook
@@ -48,15 +52,17 @@ def make_engine(url: str) -> AsyncEngine:
     # before each use (a round trip per action): when Postgres restarts, the first failing
     # statement invalidates the whole pool and its unit runs again on a fresh connection
     # (app/store/retry.py); idle connections are renewed hourly.
-    return create_async_engine(url, pool_size=20, max_overflow=10, pool_recycle=3600)
+    return create_async_engine(url, pool_size=pool_size, max_overflow=max_overflow,
+                               pool_timeout=pool_timeout, pool_recycle=3600)
 
 
 class Database:
     """One engine and its session factory; ``session()`` yields a fresh ``AsyncSession``."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool_size: int = 20, max_overflow: int = 10,
+                 pool_timeout: float = 30.0) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, pool_size, max_overflow, pool_timeout)
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def session(self) -> AsyncIterator[AsyncSession]:

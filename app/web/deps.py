@@ -70,11 +70,17 @@ def get_guest_id(request: Request) -> str:
 
 
 async def get_current_player(
-    session: Annotated[AsyncSession, Depends(get_session)],
+    db: Annotated[Database, Depends(get_db)],
     guest_id: Annotated[str, Depends(get_guest_id)],
 ) -> Player | None:
-    """The guest's profile, or None while the guest has not chosen a name."""
-    return await get_player(session, guest_id)
+    """The guest's profile, or None while the guest has not chosen a name.
+
+    Read in a session of its own, closed before the route runs: a request must never hold a
+    pooled connection while it waits for another (the room service opens its own), or as
+    many simultaneous requests as the pool has connections wait for each other until the pool
+    times out (found by bench/soak.py: 32 room creations at once)."""
+    async with db.sessionmaker() as session:
+        return await get_player(session, guest_id)
 
 
 def get_language(request: Request) -> str:

@@ -4,6 +4,8 @@
   ``{"error": code, "message": translated reason}`` with the error's status for clients that
   ask for JSON; for browsers the page registered for the error's type (e.g. the Knikkers board
   with the refusal, a room's "why not" page), else the error page with the reason.
+- A database pool that stays exhausted (``sqlalchemy.exc.TimeoutError``): 503 ``server_busy``
+  with ``Retry-After``, reported like a refusal.
 - ``HTTPException`` and unparsable paths or queries: a translated HTML page for browsers,
   FastAPI's JSON for everything else.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
+import structlog
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import (
     http_exception_handler,
@@ -19,13 +22,20 @@ from fastapi.exception_handlers import (
 )
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.errors import KnobelError
+from app.errors import N_, KnobelError
 from app.i18n import gettext as _
 from app.i18n import use_language
 from app.web.room_view import render_error
 from app.web.templating import templates
+
+log = structlog.get_logger("knobel.web")
+
+SERVER_BUSY = KnobelError("server_busy", N_("The server is busy: please try again in a moment."),
+                          503)
+"""No database connection came free in time (``DB_POOL_TIMEOUT``): nothing was done."""
 
 ErrorPage = Callable[[Request, KnobelError], Awaitable[Response]]
 """``page(request, error)``: the HTML answer to a browser whose request ``error`` refused."""
@@ -55,6 +65,14 @@ def install_error_pages(app: FastAPI,
         if page is not None:
             return await page(request, exc)
         return _page(request, exc.status, exc.message)
+
+    @app.exception_handler(PoolTimeout)
+    async def _busy(request: Request, exc: PoolTimeout) -> Response:
+        # every pooled database connection stayed in use for DB_POOL_TIMEOUT seconds
+        log.warning("database_busy", path=request.url.path)
+        response = await _refused(request, SERVER_BUSY)
+        response.headers["Retry-After"] = "2"
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _html_validation(request: Request, exc: RequestValidationError):

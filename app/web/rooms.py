@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import segno
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sqlalchemy import literal, select
 
 from app.errors import KnobelError
 from app.i18n import gettext as _
@@ -229,3 +231,14 @@ async def finish_game(request: Request, code: str):
     await _room_or_404(request, code)
     version = await request.app.state.rooms.play_out(code)  # RoomError: the one handler
     return {"version": version}
+
+
+@router.post("/_test/hold-connection", include_in_schema=False,
+             dependencies=[Depends(require_test_routes)])
+async def hold_connection(request: Request, seconds: float = 1.0):
+    """Test settings only (``Settings.test_routes``, else 404): keep one pooled database
+    connection in use for ``seconds`` (at most 10), as a long request would."""
+    async with get_db(request).engine.connect() as conn:
+        await conn.execute(select(literal(1)))
+        await asyncio.sleep(min(max(seconds, 0.0), 10.0))
+    return {"held": seconds}
