@@ -32,7 +32,7 @@ class SparseExpiryStorage(MemoryStorage):
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # the library's private hook
         if not self.timer.is_alive():
-            walk = self._MemoryStorage__expire_events  # the library's walk
+            walk = getattr(self, "_MemoryStorage__expire_events")  # noqa: B009 (the library's walk, name-mangled)
             self.timer = threading.Timer(self.EXPIRE_EVERY, walk)
             self.timer.daemon = True
             self.timer.start()
