@@ -117,6 +117,10 @@ async def player_games(request: Request, player_id: str, session: SessionDep,
     for game in missing:
         background.add_task(reviews.analysis, game)
     kinds = per_kind(played)
+    # Give the connection back now: the analyses run after the response, each in a session
+    # of its own, and must not wait for one this request still holds (tests/rooms/
+    # test_pool_pressure.py shows that wait).
+    await session.close()
     return templates.TemplateResponse(request, "review/history.html", {
         "player": player, "subject": subject, "games": list(reversed(played))[:LISTED],
         "total": len(played), "kinds": kinds,
