@@ -81,8 +81,8 @@ def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
     away_due = {seat: _epoch_ms(due) for seat, due in state.away_due.items()}
     handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
                if state.host_handoff else None)
-    key = (state.version, online, tuple(sorted(away_due.items())), handoff,
-           tuple(sorted(state.taken_over)))
+    away_key, taken_over = tuple(sorted(away_due.items())), tuple(sorted(state.taken_over))
+    key = (state.version, online, away_key, handoff, taken_over)
     cached = state.view_cache.get("frame")
     if cached is not None and cached[0] == key:
         frame: dict[str, Any] = cached[1]
@@ -108,7 +108,9 @@ def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
         "online_seats": online_seats,
         "seats": seats,
         "away_due": away_due,
+        "away_key": away_key,
         "handoff": handoff,
+        "taken_over": taken_over,
         "version_part": Part("live-version", ("version", state.version, state.status),
                              "live_version", (state.version, state.status, page_basis(state))),
         "seats_key": tuple((s.id, s.label, s.player_id == state.host_player_id,
@@ -152,7 +154,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     room_parts = [
         frame["version_part"],
         Part("seats", ("seats", frame["seats_key"], viewer_id, is_host, state.status,
-                       tuple(sorted(away_due.items())), handoff, tuple(sorted(state.taken_over))),
+                       frame["away_key"], handoff, frame["taken_over"]),
              "seats_list", (frame["seats"], state.host_player_id, viewer_id, is_host,
                             online_seats, state.status, away_due, handoff, state.taken_over)),
         Part("acting-for", ("acting-for", proxy, labels.get(proxy) if proxy else None),
