@@ -79,7 +79,7 @@ def timeline(sent_at: list[float], latencies: list[float]) -> list[tuple[int, in
         return []
     first = min(sent_at)
     buckets: dict[int, list[float]] = {}
-    for t, lat in zip(sent_at, latencies):
+    for t, lat in zip(sent_at, latencies, strict=True):
         buckets.setdefault(int(t - first), []).append(lat * 1000)
     return [(sec, len(v), percentile(v, 0.99), max(v)) for sec, v in sorted(buckets.items())]
 
@@ -864,7 +864,8 @@ class Fleet:
                 spies.append(subprocess.Popen(
                     [spy_bin, "record", "--pid", str(server_pid), "--rate", "50",
                      "--duration", str(int(duration)), "--format", fmt, "--output", str(out),
-                     "--nonblocking", *os.environ.get("PYSPY_EXTRA", "").split()], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                     "--nonblocking", *os.environ.get("PYSPY_EXTRA", "").split()],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         meter.start()
         time.sleep(max(0.0, start + warmup + duration - time.perf_counter()))
         cpu = meter.stop()

@@ -2,10 +2,13 @@
 
 ``memory://`` delivers inside one process; ``redis://host:port/db`` uses Redis pub/sub
 (redis-py's asyncio client) so every process hears every room's new versions. A message is a
-short text: ``v <code> <version>`` (a committed room version; the state itself always comes
-from the database) or ``p <code> <process> <player,player,...>`` (who has a socket open on
-that process). ``listen()`` yields them decoded as ``Message`` tuples; ``("*", "", ...)``
-means messages may have been lost (Redis reconnected) and every room should resynchronise.
+short text: ``v <code> <version>`` (a committed room version; the state itself comes from the
+database) with, after one more space, the game events that made it when it was a game action
+(an opaque text, ``app.rooms.delta``: a process holding the version before folds them in
+instead of reading the database), or ``p <code> <process> <player,player,...>`` (who has a
+socket open on that process). ``listen()`` yields them decoded as ``Message`` tuples;
+``("*", "", ...)`` means messages may have been lost (Redis reconnected) and every room should
+resynchronise.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Message(NamedTuple):
     version: int = 0
     process: str = ""
     players: frozenset[str] = frozenset()
+    delta: str | None = None
 
 
 RESYNC = Message("*", "")
@@ -43,8 +47,8 @@ class Broadcast(Protocol):
     async def disconnect(self) -> None:
         """Close connections (called at shutdown)."""
 
-    async def publish(self, code: str, version: int) -> None:
-        """Announce that room ``code`` reached ``version``."""
+    async def publish(self, code: str, version: int, delta: str | None = None) -> None:
+        """Announce that room ``code`` reached ``version`` (made by ``delta``, if given)."""
 
     async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
         """Announce which players have a socket open in room ``code`` on ``process``."""
@@ -56,7 +60,8 @@ class Broadcast(Protocol):
 def encode(message: Message) -> str:
     """The wire text of ``message``."""
     if message.kind == "v":
-        return f"v {message.code} {message.version}"
+        head = f"v {message.code} {message.version}"
+        return f"{head} {message.delta}" if message.delta else head
     return f"p {message.code} {message.process} {','.join(sorted(message.players))}"
 
 
@@ -64,10 +69,11 @@ def decode(data: str | bytes) -> Message | None:
     """Parse wire text; None for anything malformed."""
     if isinstance(data, bytes):
         data = data.decode("ascii", "replace")
-    parts = data.split(" ")
+    parts = data.split(" ", 3) if data.startswith("v ") else data.split(" ")
     try:
-        if parts[0] == "v" and len(parts) == 3:
-            return Message("v", parts[1], int(parts[2]))
+        if parts[0] == "v" and len(parts) in (3, 4):
+            return Message("v", parts[1], int(parts[2]),
+                           delta=parts[3] if len(parts) == 4 else None)
         if parts[0] == "p" and len(parts) == 4:
             players = frozenset(p for p in parts[3].split(",") if p)
             return Message("p", parts[1], process=parts[2], players=players)
@@ -88,8 +94,9 @@ class MemoryBroadcast:
     async def disconnect(self) -> None:
         """Nothing to close."""
 
-    async def publish(self, code: str, version: int) -> None:
-        """Queue the announcement for this process's listener."""
+    async def publish(self, code: str, version: int, delta: str | None = None) -> None:
+        """Queue the announcement for this process's listener (which made the version, so
+        the ``delta`` is not needed)."""
         self._queue.put_nowait(Message("v", code, version))
 
     async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
@@ -130,9 +137,10 @@ class RedisBroadcast:
             log.warning("publish_failed", room=message.code, kind=message.kind,
                         error=type(exc).__name__)
 
-    async def publish(self, code: str, version: int) -> None:
-        """``PUBLISH knobel:rooms "v <code> <version>"``; errors are logged, not raised."""
-        await self._publish(Message("v", code, version))
+    async def publish(self, code: str, version: int, delta: str | None = None) -> None:
+        """``PUBLISH knobel:rooms "v <code> <version>[ <delta>]"``; errors are logged, not
+        raised."""
+        await self._publish(Message("v", code, version, delta=delta))
 
     async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
         """``PUBLISH knobel:rooms "p <code> <process> <players>"``; errors logged."""

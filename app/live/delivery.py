@@ -25,8 +25,9 @@ log = structlog.get_logger("knobel.hub")
 
 SLOW_DELIVERY = 0.05  # seconds: rendering one room's update for longer than this is logged
 REDELIVER_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds before each retry; the last repeats
-Snapshot = Callable[[str, int], Awaitable[Any]]
-"""``snapshot(code, at_least)`` -> the room state at least that new (None: no such room)."""
+Snapshot = Callable[[str, int, str | None], Awaitable[Any]]
+"""``snapshot(code, at_least, delta)`` -> the room state at least that new (None: no such
+room); ``delta``: what made version ``at_least`` in another process, as announced (or None)."""
 Versions = Callable[[list[str]], Awaitable[dict[str, int]]]
 """``versions(codes)`` -> the committed version of each of those rooms (one query)."""
 
@@ -71,7 +72,7 @@ class Delivery:
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
         """Send ``conn`` the whole live room as it is now (from the database when ``known``
         is newer than our copy: another process wrote it)."""
-        state = await self.snapshot(conn.code, known + 1 if known >= 0 else 0)
+        state = await self.snapshot(conn.code, known + 1 if known >= 0 else 0, None)
         if state is not None:
             conn.last_version = state.version
             html, conn.delivered = self.renderer.update(state, conn.player_id, conn.lang,
@@ -79,13 +80,15 @@ class Delivery:
             conn.send(html)
 
     async def deliver(
-        self, code: str, version: int = 0, force: bool = False, skip: Connection | None = None
+        self, code: str, version: int = 0, force: bool = False, skip: Connection | None = None,
+        delta: str | None = None,
     ) -> None:
-        """Send every socket of room ``code`` that is behind ``version`` its fragment."""
+        """Send every socket of room ``code`` that is behind ``version`` its fragment
+        (``delta``: what made that version, as announced)."""
         conns = [c for c in self.rooms.get(code, ()) if c is not skip]
         if not conns:
             return
-        state = await self.snapshot(code, version)
+        state = await self.snapshot(code, version, delta)
         if state is None:
             return
         started = time.perf_counter()

@@ -166,7 +166,8 @@ class Hub:
                 elif message.kind == "p":
                     await self._remote_presence(message)
                 else:
-                    await self.delivery.deliver(message.code, message.version)
+                    await self.delivery.deliver(message.code, message.version,
+                                                delta=message.delta)
             except Exception:
                 log.exception("deliver_failed", room=message.code, version=message.version)
                 self.delivery.redeliver(message.code)

@@ -11,6 +11,7 @@ from typing import Any
 import structlog
 
 from app.rooms.bots.control import as_takeover
+from app.rooms.delta import Delta
 from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
 from app.rooms.games.base import Event, Table
@@ -102,6 +103,10 @@ class GameActions:
         version = state.version = state.version + 1
         state.last_seq = first_seq + len(events) - 1
         state.remember_action(action_id, version)
+        # other processes fold these events (a finished game is reloaded: its result and
+        # records come from the database)
+        state.last_delta = None if totals is not None else Delta(
+            version, game.id, first_seq, action_id, tuple(events))
         if totals is not None:
             game.status, game.totals, state.status = "finished", totals, "finished"
             game.records = records

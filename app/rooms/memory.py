@@ -10,10 +10,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import structlog
+
+from app.rooms.delta import Delta
 from app.rooms.errors import RoomError
 from app.rooms.repository import RoomRepository
 from app.rooms.state import RoomState
 from app.rooms.timers import RoomTimers
+
+log = structlog.get_logger("knobel.rooms")
 
 
 class RoomMemory:
@@ -32,18 +37,38 @@ class RoomMemory:
         """The in-process lock serialising actions of room ``code``."""
         return self._locks.setdefault(code, asyncio.Lock())
 
-    async def snapshot(self, code: str, at_least: int = 0) -> RoomState | None:
+    async def snapshot(self, code: str, at_least: int = 0,
+                       delta: str | None = None) -> RoomState | None:
         """The room's state, reloaded from the database when ours is older than ``at_least``
-        (an event committed by another process), not cached yet, or ``at_least`` is -1."""
+        (an event committed by another process), not cached yet, or ``at_least`` is -1.
+        ``delta``: the encoded ``Delta`` that made version ``at_least`` in another process;
+        when ours is the version just before it, its events are folded in instead."""
         state = self._rooms.get(code)
         if state is not None and state.version >= at_least >= 0:
             return state
         async with self.lock(code):
             state = self._rooms.get(code)
+            if state is not None and delta is not None and state.version == at_least - 1:
+                state = self._fold(state, delta)
             if state is None or state.version < at_least or at_least < 0:
                 state = await self._reload(code)
         if state is None:
             self._unlock_unknown(code)
+        return state
+
+    def _fold(self, state: RoomState, text: str) -> RoomState | None:
+        """``state`` moved on by the encoded delta ``text``, or None (dropping it) when the
+        delta does not follow it or its events do not apply: the caller reloads. Call locked."""
+        delta = Delta.decode(text)
+        if delta is None or not delta.follows(state):
+            return None
+        try:
+            delta.fold(state)
+        except Exception:  # the cache is in doubt: rebuild it from the database
+            log.exception("fold_failed", room=state.code, version=delta.version)
+            self._drop(state.code)
+            return None
+        self.timers.arm(state)
         return state
 
     async def current(self, code: str) -> RoomState | None:

@@ -37,7 +37,9 @@ from app.store.db import Database
 
 log = structlog.get_logger("knobel.rooms")
 
-Publish = Callable[[str, int], Awaitable[None]]
+Publish = Callable[[str, int, str | None], Awaitable[None]]
+"""``publish(code, version, delta)``: announce a committed room version; ``delta`` is the
+encoded ``app.rooms.delta.Delta`` of a game action (None for any other change)."""
 MAX_ACTION_ID = 64
 
 
@@ -64,7 +66,8 @@ class RoomService(RoomMemory):
     """Creates rooms, seats players, and applies actions and timers to rooms, one at a time
     per room (the rooms it holds and their locks: ``RoomMemory``).
 
-    ``db``: the database; ``publish(code, version)``: announces a committed version;
+    ``db``: the database; ``publish(code, version, delta)``: announces a committed version
+    (``Publish``);
     ``dice``: the server's dice; ``presence``: who is online (or, for tests, ``online(code)``:
     player ids with an open socket there, ``away_since(code)``: when each away player went);
     ``clock``: now (UTC);
@@ -130,7 +133,7 @@ class RoomService(RoomMemory):
             else:
                 raise RoomError("busy", "The room is busy, please try again.", 503)
         log.info("seat_taken", room=code, player=player_id)
-        await self.publish(code, version)
+        await self._announce(code, version)
         return version
 
     # ----- actions ---------------------------------------------------------------------------
@@ -178,11 +181,11 @@ class RoomService(RoomMemory):
             else:
                 raise RoomError("busy", "The room is busy, please try again.", 503)
         if duplicate is not None:  # announced again: the first try may have committed
-            await self.publish(code, version)  # without being announced
+            await self._announce(code, version)  # without being announced
             return duplicate
         log.info("action", room=code, player=player_id, type=kind, version=version,
                  ms=round((time.perf_counter() - started) * 1000, 1))
-        await self.publish(code, version)
+        await self._announce(code, version)
         return Outcome(version)
 
     async def _apply(self, state: RoomState, player_id: str, kind: str,
@@ -229,7 +232,7 @@ class RoomService(RoomMemory):
                 self.timers.arm(self._rooms[code])
         if version is not None:
             log.info("timer_events", room=code, version=version)
-            await self.publish(code, version)
+            await self._announce(code, version)
 
     async def _due(self, state: RoomState) -> int | None:
         """Write what is due now in ``state``'s room; the new version, or None. Call locked."""
@@ -248,8 +251,17 @@ class RoomService(RoomMemory):
         (``GameActions.play_out``). Returns the new version; raises ``RoomError``."""
         async with self.lock(code):
             version = await self.game.play_out(await self._fresh(code))
-        await self.publish(code, version)
+        await self._announce(code, version)
         return version
+
+    async def _announce(self, code: str, version: int) -> None:
+        """Publish ``version`` of room ``code``, with the game events that made it when this
+        process committed them (``RoomState.last_delta``), so other processes can fold them."""
+        state = self._rooms.get(code)
+        delta = state.last_delta if state is not None else None
+        await self.publish(code, version,
+                           delta.encode() if delta is not None and delta.version == version
+                           else None)
 
     def close(self) -> None:
         """Cancel every timer (shutdown)."""

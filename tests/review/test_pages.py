@@ -42,7 +42,7 @@ async def _play(database_url: str, players: list[str], names: list[str]) -> str:
     db = Database(database_url)
     dice = DiceSource(allow_loaded=True)
 
-    async def publish(code: str, version: int) -> None:
+    async def publish(code: str, version: int, delta: str | None = None) -> None:
         return None
 
     service = RoomService(db, publish, dice)

@@ -32,7 +32,7 @@ ON_POSTGRES = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 FACES = [random.Random(11).randint(1, 6) for _ in range(50)]
 
 
-async def _publish(code: str, version: int) -> None:
+async def _publish(code: str, version: int, delta: str | None = None) -> None:
     return None
 
 

@@ -11,7 +11,7 @@ from app.web.room_view import PartCache, live_context
 from tests.support.room_service import act_as
 
 
-async def _publish(code: str, version: int) -> None:
+async def _publish(code: str, version: int, delta: str | None = None) -> None:
     return None
 
 

@@ -36,7 +36,7 @@ class Harness:
         self.service = self._service()
 
     def _service(self) -> RoomService:
-        async def publish(code: str, version: int) -> None:
+        async def publish(code: str, version: int, delta: str | None = None) -> None:
             self.published.append(version)
 
         return RoomService(self.db, publish, self.dice,

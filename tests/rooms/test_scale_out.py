@@ -248,15 +248,43 @@ async def test_a_version_nobody_announced_reaches_every_page_from_the_database(
 async def test_a_delivery_that_failed_while_postgres_was_down_is_retried(
     private_postgres: PostgresProcess, restartable_database_url, redis_url, tmp_path
 ) -> None:
-    """Process 2 hears of Anna's roll while Postgres is down: reading the new version fails,
-    and is tried again until Postgres is back."""
+    """Process 1 hears of Bram's last move of the game while Postgres is down. A finished
+    game is read from the database (its announcement carries no events to fold:
+    ``app.rooms.delta``), so reading the new version fails, and is tried again until Postgres
+    is back."""
     env = server_env_for(restartable_database_url, tmp_path, BROADCAST_URL=redis_url,
                          LIVE_CHECK_SECONDS="0", LOG_JSON="true")
     async with Pair(env, tmp_path) as pair:
         a, b = pair.sockets
-        await _play(pair.anna, pair.sockets, pair.code, 4)
         index, kind, fields = await _play_until(
-            pair.anna, pair.sockets, pair.code, lambda index, last: index == 0)
+            pair.anna, pair.sockets, pair.code, lambda index, last: last)
+        assert index == 1  # Bram places last
+        pair.p1.pause()  # process 1 hears the announcement only once Postgres is down
+        try:
+            reply = await b.act(kind, **fields)
+            assert reply.ok
+            await b.wait_version(reply.version)
+            await asyncio.to_thread(private_postgres.stop)
+        finally:
+            pair.p1.resume()
+        await _wait_logged(pair.logs[0], "deliver_failed")  # it heard, and could not read
+        await asyncio.to_thread(private_postgres.start)
+        took = await _all_show([a], reply.version)
+        assert [e["room"] for e in _logged(pair.logs[0], "redelivered")] == [pair.code]
+        print(f"\nprocess 1's page caught up {took:.1f} s after Postgres came back")
+
+
+async def test_a_game_action_from_the_other_process_needs_no_database_read(
+    private_postgres: PostgresProcess, restartable_database_url, redis_url, tmp_path
+) -> None:
+    """Process 2 holds the room; Anna's moves on process 1 reach Bram's page on process 2
+    while Postgres is down: their announcements carry the events, folded in memory."""
+    env = server_env_for(restartable_database_url, tmp_path, BROADCAST_URL=redis_url,
+                         LIVE_CHECK_SECONDS="0", LOG_JSON="true")
+    async with Pair(env, tmp_path) as pair:
+        a, b = pair.sockets
+        index, kind, fields = await _play_until(
+            pair.anna, pair.sockets, pair.code, lambda index, last: index == 0 and not last)
         pair.p2.pause()  # process 2 hears the announcement only once Postgres is down
         try:
             reply = await a.act(kind, **fields)
@@ -265,8 +293,9 @@ async def test_a_delivery_that_failed_while_postgres_was_down_is_retried(
             await asyncio.to_thread(private_postgres.stop)
         finally:
             pair.p2.resume()
-        await _wait_logged(pair.logs[1], "deliver_failed")  # it heard, and could not read
-        await asyncio.to_thread(private_postgres.start)
-        took = await _all_show([b], reply.version)
-        assert [e["room"] for e in _logged(pair.logs[1], "redelivered")] == [pair.code]
-        print(f"\nprocess 2's page caught up {took:.1f} s after Postgres came back")
+        try:
+            took = await _all_show([b], reply.version)
+        finally:
+            await asyncio.to_thread(private_postgres.start)
+        assert not _logged(pair.logs[1], "deliver_failed")
+        print(f"\nprocess 2's page caught up {took:.1f} s later, Postgres down")

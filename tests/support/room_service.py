@@ -28,7 +28,7 @@ async def act_as(service: RoomService, code: str, player_id: str,
     return await service.act(code, player_id, {**page_basis(state), **message})
 
 
-async def _no_publish(code: str, version: int) -> None:
+async def _no_publish(code: str, version: int, delta: str | None = None) -> None:
     """Nobody listens: the tests read the state themselves."""
 
 

@@ -303,7 +303,7 @@ async def _service_room(settings, timer: int, online_players: set[str]):
     now = [datetime.now(UTC)]
     dice = DiceSource(allow_loaded=True)
 
-    async def publish(code: str, version: int) -> None:
+    async def publish(code: str, version: int, delta: str | None = None) -> None:
         return None
 
     db = Database(settings.database_url)
