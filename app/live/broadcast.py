@@ -20,6 +20,8 @@ from typing import NamedTuple, Protocol
 
 import structlog
 
+from app.store.redis_client import redis_client
+
 log = structlog.get_logger("knobel.broadcast")
 CHANNEL = "knobel:rooms"
 
@@ -117,9 +119,7 @@ class RedisBroadcast:
     """
 
     def __init__(self, url: str) -> None:
-        from redis import asyncio as aioredis
-
-        self._redis = aioredis.from_url(url, decode_responses=True)
+        self._redis = redis_client(url)  # a burst waits for a connection, never fails
         self.reconnected = asyncio.Event()
 
     async def connect(self) -> None:

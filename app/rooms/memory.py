@@ -71,6 +71,13 @@ class RoomMemory:
         self.timers.arm(state)
         return state
 
+    def delta_of(self, code: str, version: int) -> str | None:
+        """The encoded game events that made ``version`` of room ``code`` when this process
+        committed them (``RoomState.last_delta``), to announce with it; else None."""
+        state = self._rooms.get(code)
+        delta = state.last_delta if state is not None else None
+        return delta.encode() if delta is not None and delta.version == version else None
+
     async def current(self, code: str) -> RoomState | None:
         """The room as the database has it now (one version check; reload when behind): for
         HTTP reads, which may reach a process that has not yet heard of another process's

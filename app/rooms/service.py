@@ -133,7 +133,7 @@ class RoomService(RoomMemory):
             else:
                 raise RoomError("busy", "The room is busy, please try again.", 503)
         log.info("seat_taken", room=code, player=player_id)
-        await self._announce(code, version)
+        await self.publish(code, version, self.delta_of(code, version))
         return version
 
     # ----- actions ---------------------------------------------------------------------------
@@ -180,12 +180,12 @@ class RoomService(RoomMemory):
                 break
             else:
                 raise RoomError("busy", "The room is busy, please try again.", 503)
-        if duplicate is not None:  # announced again: the first try may have committed
-            await self._announce(code, version)  # without being announced
+        if duplicate is not None:  # announced again: the first try may have committed without
+            await self.publish(code, version, None)  # being announced (a reload, not a fold)
             return duplicate
         log.info("action", room=code, player=player_id, type=kind, version=version,
                  ms=round((time.perf_counter() - started) * 1000, 1))
-        await self._announce(code, version)
+        await self.publish(code, version, self.delta_of(code, version))
         return Outcome(version)
 
     async def _apply(self, state: RoomState, player_id: str, kind: str,
@@ -232,7 +232,7 @@ class RoomService(RoomMemory):
                 self.timers.arm(self._rooms[code])
         if version is not None:
             log.info("timer_events", room=code, version=version)
-            await self._announce(code, version)
+            await self.publish(code, version, self.delta_of(code, version))
 
     async def _due(self, state: RoomState) -> int | None:
         """Write what is due now in ``state``'s room; the new version, or None. Call locked."""
@@ -251,17 +251,8 @@ class RoomService(RoomMemory):
         (``GameActions.play_out``). Returns the new version; raises ``RoomError``."""
         async with self.lock(code):
             version = await self.game.play_out(await self._fresh(code))
-        await self._announce(code, version)
+        await self.publish(code, version, self.delta_of(code, version))
         return version
-
-    async def _announce(self, code: str, version: int) -> None:
-        """Publish ``version`` of room ``code``, with the game events that made it when this
-        process committed them (``RoomState.last_delta``), so other processes can fold them."""
-        state = self._rooms.get(code)
-        delta = state.last_delta if state is not None else None
-        await self.publish(code, version,
-                           delta.encode() if delta is not None and delta.version == version
-                           else None)
 
     def close(self) -> None:
         """Cancel every timer (shutdown)."""

@@ -15,6 +15,8 @@ from typing import Protocol
 
 import structlog
 
+from app.store.redis_client import redis_client
+
 log = structlog.get_logger("knobel.bots")
 KEY = "knobel:bots:{}"
 _RENEW = """
@@ -60,9 +62,7 @@ class RedisLease:
     """A lease per room in Redis (``url``: ``redis://...``), ``ttl`` seconds long."""
 
     def __init__(self, url: str, ttl: float = 5.0) -> None:
-        from redis import asyncio as aioredis
-
-        self._redis = aioredis.from_url(url, decode_responses=True)
+        self._redis = redis_client(url)
         self.token = secrets.token_hex(8)
         self.ttl_ms = int(ttl * 1000)
 
