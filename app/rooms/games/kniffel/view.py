@@ -138,7 +138,7 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
                     view["rolls"], view["turn_no"], view["roll_auto"], view["deadline"],
                     st.timer, st.columns, view["column"], view["my_turn"], view["can_roll"],
                     view["can_hold"], view["can_score"], view["can_enter"], view["entries"],
-                    names)
+                    names, view.get("proxy", False))
         result.append(Part("kniffel-turn", turn_key, "kniffel_turn", (view, labels)))
         if view["hints"]:
             result.append(hint_part(view))

@@ -64,8 +64,10 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
             expect(turn.locator(f".dice[data-roll-index='{n}']")).to_have_count(1)
             if n % 2 == 0:
                 expect(page.locator("#acting-for")).to_have_text("Filling in for: Bram")
+                expect(turn.locator(".turn-name")).to_have_text("Bram's turn, on this device")
             else:
                 expect(page.locator("#acting-for")).to_be_hidden()
+                expect(turn.locator(".turn-name")).to_have_text("Your turn")
             if n == 2:  # a wrong entry first: corrected before the box is chosen
                 for i in range(5):
                     turn.locator(f"[data-enter-die='{i}'] [data-face='6']").click()
