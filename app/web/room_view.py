@@ -146,6 +146,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         view = plugin.view(state.game_state, proxy or (viewer.id if viewer else None))
         view["room_code"] = state.code  # for links and requests a game's parts make
         view["proxy"] = proxy is not None  # the page fills in for a seat without a phone
+        view["game_started_at"] = game.started_at  # e.g. the first turn's clock
     labels = frame["labels"]
     former = next((s for s in state.seats if s.player_id == player_id
                    and s.status in ("removed", "left")), None) if viewer is None else None

@@ -133,6 +133,11 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
     st: KniffelState = view["state"]
     names = tuple(labels.items())
     result = []
+    started = view.get("game_started_at")
+    if view["deadline"] is None and st.timer and not view["over"] and started is not None:
+        # the first turn began with the game (no turn event yet): its clock runs from there,
+        # as the timer does (timers.deadline)
+        view["deadline"] = started + timedelta(seconds=st.timer)
     if not view["over"]:
         turn_key = ("kniffel-turn", view["current"], tuple(view["dice"]), tuple(view["held"]),
                     view["rolls"], view["turn_no"], view["roll_auto"], view["deadline"],
