@@ -72,11 +72,18 @@ class RoomTimers:
         table = self.table(state)
         dues = []
         state.away_due = {}
-        if state.status == "playing" and state.game_state is not None:
+        # While nobody has the room open (no player, no watcher), a game waits: no turn or
+        # away timer runs and no bot plays for an away player (docs/rules.md, "Away players
+        # and timers"); bots in their own seats still make their own moves.
+        waiting = state.status == "playing" and not self.presence()[0](state.code)
+        if state.status == "playing" and state.game_state is not None and not waiting:
             state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
             dues.append(state.plugin.deadline(state.game_state, table, now))
         if self.bots:
-            dues.append(self.bots.mark(state, self._presence_table(state), now))
+            if waiting:
+                state.taken_over = set()
+            else:
+                dues.append(self.bots.mark(state, self._presence_table(state), now))
             self.watch(state)
         state.host_handoff = self.handoff(state, now)
         if state.host_handoff:

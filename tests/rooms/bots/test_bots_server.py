@@ -38,13 +38,15 @@ def running(env: dict[str, str], log) -> Iterator[ServerProcess]:
 
 
 async def _bot_room(guest: Guest, levels=("strong", "casual", "strong")) -> str:
-    """A started Knister room: the guest (who then closes the page, so a bot plays for them
-    at once) and three bots."""
+    """A started Knister room of three bots: the guest seats them, starts the game and leaves
+    the table (a game whose people are all away waits for them; bots among themselves play
+    on: docs/rules.md, "Away players and timers")."""
     code = await guest.create_room()
     sock = await guest.connect(code)
     for level in levels:
         assert (await sock.act("add_bot", level=level)).ok
     assert (await sock.act("start")).ok
+    assert (await sock.act("leave")).ok
     await sock.close()
     return code
 
@@ -95,7 +97,7 @@ async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_
         server.start(timeout=START)  # nobody opens the room: the bots come back from the event log
         final = await _wait(anna, code, lambda s: s["status"] == "finished", 60)
         await anna.aclose()
-    seats = [s["id"] for s in final["seats"]]
+    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
     _each_move_once(await _stored_moves(settings.database_url, code), seats)
 
 
@@ -117,7 +119,7 @@ async def test_two_processes_store_every_bot_move_once(backend, server_env, sett
                 final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
                 await watcher.aclose()
             await anna.aclose()
-    seats = [s["id"] for s in final["seats"]]
+    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
     _each_move_once(await _stored_moves(settings.database_url, code), seats)
     moved = [(tmp_path / f"p{i}.log").read_text(errors="replace").count("bot_move ")
              for i in (1, 2)]

@@ -65,9 +65,11 @@ async def test_host_adds_and_removes_bots(database_url):
 
 @pytest.mark.parametrize("kind", ["knister", "kniffel"])
 async def test_three_bots_and_an_away_host_play_a_whole_game(database_url, kind):
-    """The host is away (no socket): after the grace a strong bot plays for them, marked."""
+    """The host is away (no socket): after the grace a strong bot plays for them, marked
+    (someone watches: a room nobody has open waits, see the next test)."""
     async with service_room(database_url, kind, ["Ann"]) as room:
         host = room.players[0]
+        room.service.online = lambda code: frozenset({"p-watcher"})
         runner = run_bots(room)
         for level in ("strong", "casual", "casual"):
             await room.room_action(host, "add_bot", level=level)
@@ -90,6 +92,37 @@ async def test_three_bots_and_an_away_host_play_a_whole_game(database_url, kind)
         assert not any(r.payload.get("bot") for r in moves if r.seat_id != host_seat)
         ids = [r.action_id for r in rows if r.action_id]
         assert len(ids) == len(set(ids)) and all(i.startswith("bot.") for i in ids)
+
+
+async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
+    """Everyone went away (no socket in the room, not even a watcher's): no bot plays for the
+    away host and no timer runs; bots in their own seats still make their own moves. When
+    someone opens the room again, the bots stand in for the away host."""
+    async with service_room(database_url, "knister", ["Ann"]) as room:
+        host = room.players[0]
+        runner = run_bots(room)
+        await room.room_action(host, "add_bot", level="strong")
+        await room.room_action(host, "options", timer="30")
+        await room.room_action(host, "start")
+        try:
+            await asyncio.sleep(1.0)
+            state = await room.state(fresh=True)
+            host_seat = state.seat_of(host).id
+            assert state.status == "playing" and len(state.game_state.rolls) <= 1
+            assert host_seat not in state.game_state.placed and not state.taken_over
+            live = await room.state()
+            assert not live.taken_over and not live.away_due
+            assert room.service.timers._handles.get(room.code) is None  # no timer armed
+            room.service.online = lambda code: frozenset({"p-watcher"})  # someone looks in
+            room.service.presence_changed(room.code)
+            for _ in range(100):
+                if len((await room.state(fresh=True)).game_state.rolls) >= 3:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                pytest.fail("the bots did not stand in for the away host")
+        finally:
+            await runner.close()
 
 
 async def test_takeover_off_keeps_the_away_player_waiting(database_url):

@@ -41,7 +41,8 @@ def sheet_grid(seat_id: int, mine: bool, v: dict[str, Any], labels: dict[int, st
                f'{line_points(seat_id, 10, previews[10], mine)}'
                f'{line_points(seat_id, 11, previews[11], mine)}</span></div>\n</div>')
     if mine and sheet["auto"]:
-        legend = escape(_("Underlined numbers were placed for you when the time ran out."))
+        legend = escape(_("Underlined numbers were placed for you: your time ran out, or a "
+                          "bot played for you while you were away."))
         out.append(f'\n<p class="auto-legend">{legend}</p>')
     if v["over"]:
         out.append('\n<ul class="line-list">')
