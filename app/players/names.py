@@ -10,6 +10,7 @@ _FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 # letters that render as nothing (fillers, blank braille): they never make a name visible
 _INVISIBLE = {"\u115f", "\u1160", "\u2800", "\u3164", "\uffa0", "\u180e"}
 _EMOJI_CATEGORIES = {"So", "Sk", "Mn"}
+_REPLACEMENT = "\ufffd"  # what bytes that are not UTF-8 decode to: broken input, never typed
 
 
 class InvalidName(ValueError):
@@ -29,7 +30,8 @@ def clean_name(raw: str) -> str:
     Raises ``InvalidName`` with code ``empty`` (nothing visible left after trimming: blank
     fillers and separators do not count), ``too_long`` (more than 24 characters) or ``control``
     (control, format, surrogate, private-use, unassigned or line/paragraph-separator
-    characters; a zero-width joiner outside an emoji sequence). HTML is allowed: it is escaped
+    characters; a zero-width joiner outside an emoji sequence; U+FFFD, which bytes that are not
+    UTF-8 decode to). HTML is allowed: it is escaped
     on output.
     """
     name = unicodedata.normalize("NFC", raw or "").strip()
@@ -42,7 +44,7 @@ def clean_name(raw: str) -> str:
                 unicodedata.category(c) in _EMOJI_CATEGORIES for c in around
             ):
                 raise InvalidName("control")
-        elif unicodedata.category(ch) in _FORBIDDEN_CATEGORIES:
+        elif unicodedata.category(ch) in _FORBIDDEN_CATEGORIES or ch == _REPLACEMENT:
             raise InvalidName("control")
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidName("too_long")

@@ -21,6 +21,8 @@ def test_name_is_trimmed() -> None:
         ("An\nna", "control"),
         ("An\u202ena", "control"),  # right-to-left override
         ("An\x7fna", "control"),
+        ("\ufffd\ufffd", "control"),  # bytes that were not UTF-8 (%FF%FE in a form)
+        ("Anna\ufffd", "control"),
     ],
 )
 def test_bad_names_are_refused_with_a_reason(raw: str, code: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.main import SESSION_COOKIE
 
 
@@ -54,6 +56,19 @@ def test_control_characters_are_refused(client) -> None:
                            headers={"accept-language": "en"})
     assert response.status_code == 422
     assert "control characters" in response.text
+
+
+@pytest.mark.parametrize("path", ["/name", "/rooms"])
+def test_bytes_that_are_not_utf8_are_refused_as_a_name(client, path: str) -> None:
+    """``name=%FF%FE`` decodes to replacement characters: refused, not seated (a new user
+    created a seat called "\ufffd\ufffd")."""
+    response = client.post(path, content=b"game=knister&name=%FF%FE",
+                           headers={"content-type": "application/x-www-form-urlencoded",
+                                    "accept-language": "en", "accept": "text/html"},
+                           follow_redirects=False)
+    assert response.status_code == 422  # as every refused name (the form again, with why)
+    assert "control characters" in response.text
+    assert "\ufffd" not in client.get("/").text  # no name saved, no room listed
 
 
 def test_html_in_a_name_is_shown_escaped(client) -> None:

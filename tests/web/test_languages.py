@@ -58,6 +58,20 @@ def test_language_switch_is_remembered(client) -> None:
     assert HOME_TITLE["de"] in client.get("/", headers={"accept-language": "nl"}).text
 
 
+def test_switching_language_keeps_the_whole_address(client) -> None:
+    """The language form and the name link return to the page with its query (a watcher's
+    ``?watch=1``, a leaderboard's period, the name page's ``next``), found by a new user."""
+    page = client.get("/leaderboards?period=week&mode=games").text
+    assert 'name="next" value="/leaderboards?period=week&amp;mode=games"' in page
+    response = client.post("/lang", data={
+        "lang": "de", "next": "/leaderboards?period=week&mode=games"},
+        follow_redirects=False)
+    assert response.headers["location"] == "/leaderboards?period=week&mode=games"
+    client.post("/name", data={"name": "Ute", "next": "/"})
+    page = client.get("/leaderboards?period=week").text
+    assert 'href="/name?next=/leaderboards%3Fperiod%3Dweek"' in page
+
+
 def test_unknown_language_is_refused(client) -> None:
     assert client.post("/lang", data={"lang": "xx"}).status_code == 400
 
