@@ -7,7 +7,8 @@
   var KEY = "knobel.sound";
   var state = { myTurn: null, rollKey: null, status: null, title: document.title };
   // What was played, for tests and curious players: window.KnobelAlerts.played.
-  var api = window.KnobelAlerts = { played: [], vibrated: 0 };
+  // silenced: sounds left out because nobody had tapped the page yet.
+  var api = window.KnobelAlerts = { played: [], vibrated: 0, silenced: 0 };
 
   function soundOn() {
     try { return localStorage.getItem(KEY) !== "off"; } catch (e) { return true; }
@@ -17,6 +18,10 @@
   function audio() {
     var Ctor = window.AudioContext || window.webkitAudioContext;
     if (!Ctor) return null;
+    // Browsers refuse sound until the page has been tapped or clicked, and warn in the
+    // console at every try: before that, stay silent.
+    var activation = navigator.userActivation;
+    if (!ctx && activation && !activation.hasBeenActive) { api.silenced += 1; return null; }
     if (!ctx) ctx = new Ctor();
     if (ctx.state === "suspended" && ctx.resume) ctx.resume().catch(function () {});
     return ctx;

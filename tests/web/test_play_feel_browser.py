@@ -165,6 +165,33 @@ def test_a_hidden_tab_is_told_of_its_turn_and_sound_can_be_switched_off(server, 
     bram_ctx.close()
 
 
+def test_a_page_nobody_tapped_yet_stays_silent_without_console_warnings(server,
+                                                                        browser) -> None:
+    """Browsers refuse sound before the first tap and warn at every try: a watcher who only
+    opened the link gets no sound and no "AudioContext was not allowed to start" warnings
+    (a new user saw seven per update)."""
+    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    eve_ctx = browser.new_context(locale="en-GB", viewport=PHONE)
+    # Chromium under Playwright counts every page as tapped: Eve's page is not
+    eve_ctx.add_init_script("Object.defineProperty(navigator, 'userActivation', "
+                            "{value: {hasBeenActive: false, isActive: false}});")
+    anna, eve = anna_ctx.new_page(), eve_ctx.new_page()
+    code = create_room(anna, server, "knister", "Anna")
+    anna.click("[data-action=start]")
+    console: list[str] = []
+    eve.on("console", lambda message: console.append(message.text))
+    eve.goto(f"{server.url}/r/{code}?watch=1")
+    expect(eve.locator("#live")).to_have_attribute("data-status", "playing")
+    roll(anna, server, code, (3, 4))
+    expect(eve.locator("#live .dice")).to_be_visible()
+    eve.wait_for_timeout(300)
+    assert "roll" in eve.evaluate("window.KnobelAlerts.played")
+    assert eve.evaluate("window.KnobelAlerts.silenced") >= 1  # no AudioContext was made
+    assert not [m for m in console if "AudioContext" in m], console
+    anna_ctx.close()
+    eve_ctx.close()
+
+
 def test_a_name_over_24_characters_is_refused_while_typing(server, browser) -> None:
     ctx = browser.new_context(locale="en-GB", viewport=PHONE)
     page = ctx.new_page()
