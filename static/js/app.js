@@ -99,7 +99,21 @@
     }
   });
 
+  // The browser knows before the socket does that the network is gone (a phone between
+  // networks keeps a dead socket open for long): say so at once, and reconnect (a fresh
+  // socket, whose hello catches the page up) as soon as the network is back.
+  var liveSocket = null;
+  window.addEventListener("offline", function () {
+    if (!liveSocket) return;
+    document.body.classList.add("offline");
+    document.body.classList.remove("online", "sending");
+  });
+  window.addEventListener("online", function () {
+    if (liveSocket) liveSocket.reconnect();
+  });
+
   document.addEventListener("htmx:wsOpen", function (e) {
+    liveSocket = e.detail.socketWrapper;
     document.body.classList.remove("offline");
     document.body.classList.add("online");
     e.detail.socketWrapper.sendImmediately(

@@ -192,6 +192,32 @@ def test_a_page_nobody_tapped_yet_stays_silent_without_console_warnings(server,
     eve_ctx.close()
 
 
+def test_losing_the_network_shows_at_once_and_the_page_catches_up_when_it_returns(
+        server, browser) -> None:
+    """The browser says the network is gone: the page says "Connection lost, reconnecting…"
+    at once (its socket may look open for long), and when the network is back it reconnects
+    and shows what happened meanwhile (a new user saw no sign of the drop)."""
+    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    bram_ctx = browser.new_context(locale="en-GB", viewport=PHONE)
+    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+    code = create_room(anna, server, "knister", "Anna")
+    join(bram, server, code, "Bram")
+    anna.click("[data-action=start]")
+    expect(bram.locator("#live")).to_have_attribute("data-status", "playing")
+    banner = bram.locator(".conn-status")
+    expect(banner).to_be_hidden()
+    bram_ctx.set_offline(True)
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Connection lost, reconnecting")
+    roll(anna, server, code, (3, 4))
+    bram_ctx.set_offline(False)
+    expect(banner).to_be_hidden()
+    expect(bram.locator("#live .dice[data-roll='7']")).to_be_visible()
+    place(bram, "2,2")
+    anna_ctx.close()
+    bram_ctx.close()
+
+
 def test_a_name_over_24_characters_is_refused_while_typing(server, browser) -> None:
     ctx = browser.new_context(locale="en-GB", viewport=PHONE)
     page = ctx.new_page()
