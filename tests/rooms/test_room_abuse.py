@@ -125,6 +125,23 @@ async def test_host_leaving_passes_the_host_role_on(server) -> None:
     assert (await b.act("start")).ok
 
 
+async def test_leaving_mid_game_says_so_and_shows_the_way_home(server) -> None:
+    """Found by a new user: after "Leave room" the page went on as a watcher's with no word
+    of it; now it says so, with a link home."""
+    anna, bram = Guest(server.url, "Anna"), Guest(server.url, "Bram")
+    code = await anna.create_room()
+    assert (await bram.join(code)).status_code == 303
+    a, b = await anna.connect(code), await bram.connect(code)
+    assert (await a.act("start")).ok
+    reply = await a.act("leave")
+    assert reply.ok
+    await a.wait_version(reply.version)
+    page = [f for f in a.fragments if 'id="live"' in f][-1]
+    assert "data-left" in page and "You left this room. You can go on watching." in page
+    assert '<a class="button" href="/">' in page
+    assert "data-left" not in [f for f in b.fragments if 'id="live"' in f][-1]
+
+
 async def test_one_player_cannot_open_endless_sockets(server) -> None:
     anna = Guest(server.url, "Anna")
     code = await anna.create_room()
