@@ -245,6 +245,21 @@ async def test_a_version_nobody_announced_reaches_every_page_from_the_database(
             print(f"\nboth pages caught up {took:.1f} s after an unannounced commit")
 
 
+async def _act_then_stop(sock: RoomSocket, paused: ServerProcess, kind: str, fields: dict,
+                         postgres: PostgresProcess) -> Reply:
+    """``sock`` makes a move while the ``paused`` process hears nothing; Postgres stops once
+    the move is committed and shown, and only then does that process hear of it."""
+    paused.pause()
+    try:
+        reply = await sock.act(kind, **fields)
+        assert reply.ok
+        await sock.wait_version(reply.version)
+        await asyncio.to_thread(postgres.stop)
+    finally:
+        paused.resume()
+    return reply
+
+
 async def test_a_delivery_that_failed_while_postgres_was_down_is_retried(
     private_postgres: PostgresProcess, restartable_database_url, redis_url, tmp_path
 ) -> None:
@@ -259,14 +274,8 @@ async def test_a_delivery_that_failed_while_postgres_was_down_is_retried(
         index, kind, fields = await _play_until(
             pair.anna, pair.sockets, pair.code, lambda index, last: last)
         assert index == 1  # Bram places last
-        pair.p1.pause()  # process 1 hears the announcement only once Postgres is down
-        try:
-            reply = await b.act(kind, **fields)
-            assert reply.ok
-            await b.wait_version(reply.version)
-            await asyncio.to_thread(private_postgres.stop)
-        finally:
-            pair.p1.resume()
+        # process 1 hears the announcement only once Postgres is down
+        reply = await _act_then_stop(b, pair.p1, kind, fields, private_postgres)
         await _wait_logged(pair.logs[0], "deliver_failed")  # it heard, and could not read
         await asyncio.to_thread(private_postgres.start)
         took = await _all_show([a], reply.version)
@@ -285,14 +294,8 @@ async def test_a_game_action_from_the_other_process_needs_no_database_read(
         a, b = pair.sockets
         index, kind, fields = await _play_until(
             pair.anna, pair.sockets, pair.code, lambda index, last: index == 0 and not last)
-        pair.p2.pause()  # process 2 hears the announcement only once Postgres is down
-        try:
-            reply = await a.act(kind, **fields)
-            assert reply.ok
-            await a.wait_version(reply.version)
-            await asyncio.to_thread(private_postgres.stop)
-        finally:
-            pair.p2.resume()
+        # process 2 hears the announcement only once Postgres is down
+        reply = await _act_then_stop(a, pair.p2, kind, fields, private_postgres)
         try:
             took = await _all_show([b], reply.version)
         finally:

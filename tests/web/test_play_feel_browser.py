@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -55,6 +56,19 @@ def roll(page, server, code: str, dice: tuple[int, int]) -> None:
 def place(page, cell: str) -> None:
     page.click(f"#live button.cell.open[data-cell='{cell}']")
     page.wait_for_selector(f"#live .sheet.mine [data-cell='{cell}'][data-value]")
+
+
+def knister_pair(server, browser, bram_viewport) -> tuple[Any, Any, Any, Any, str]:
+    """Anna (desktop) and Bram (``bram_viewport``) in a started Knister room:
+    ``(anna's context, bram's context, anna's page, bram's page, room code)``."""
+    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
+    bram_ctx = browser.new_context(locale="en-GB", viewport=bram_viewport)
+    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
+    code = create_room(anna, server, "knister", "Anna")
+    join(bram, server, code, "Bram")
+    anna.click("[data-action=start]")
+    expect(bram.locator("#live")).to_have_attribute("data-status", "playing")
+    return anna_ctx, bram_ctx, anna, bram, code
 
 
 def test_the_rules_panel_is_on_every_room_page_in_the_page_language(server, browser) -> None:
@@ -197,13 +211,7 @@ def test_losing_the_network_shows_at_once_and_the_page_catches_up_when_it_return
     """The browser says the network is gone: the page says "Connection lost, reconnecting…"
     at once (its socket may look open for long), and when the network is back it reconnects
     and shows what happened meanwhile (a new user saw no sign of the drop)."""
-    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
-    bram_ctx = browser.new_context(locale="en-GB", viewport=PHONE)
-    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
-    code = create_room(anna, server, "knister", "Anna")
-    join(bram, server, code, "Bram")
-    anna.click("[data-action=start]")
-    expect(bram.locator("#live")).to_have_attribute("data-status", "playing")
+    anna_ctx, bram_ctx, anna, bram, code = knister_pair(server, browser, PHONE)
     banner = bram.locator(".conn-status")
     expect(banner).to_be_hidden()
     bram_ctx.set_offline(True)
@@ -274,12 +282,7 @@ def test_guests_see_read_only_options_and_the_host_removes_only_where_useful(
 
 def test_desktop_uses_the_space_for_knister_sheets_and_shows_knikkers_buttons(
         server, browser) -> None:
-    anna_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
-    bram_ctx = browser.new_context(locale="en-GB", viewport=DESKTOP)
-    anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
-    code = create_room(anna, server, "knister", "Anna")
-    join(bram, server, code, "Bram")
-    anna.click("[data-action=start]")
+    anna_ctx, bram_ctx, anna, bram, code = knister_pair(server, browser, DESKTOP)
     other = anna.locator("#live .sheet:not(.mine)")
     mine = anna.locator("#live .sheet.mine")
     expect(other).to_have_count(1)

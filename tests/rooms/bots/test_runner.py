@@ -28,6 +28,16 @@ def run_bots(room: ServiceRoom, grace: float = 0.0, strategies=lambda r, o: None
     return runner
 
 
+async def _against_a_bot(room: ServiceRoom, **options: str) -> BotRunner:
+    """The host seats a strong bot, sets ``options`` and starts; the bots run."""
+    host = room.players[0]
+    runner = run_bots(room)
+    await room.room_action(host, "add_bot", level="strong")
+    await room.room_action(host, "options", **options)
+    await room.room_action(host, "start")
+    return runner
+
+
 async def events(room: ServiceRoom) -> list[GameEvent]:
     async with room.service.db.sessionmaker() as session:
         return list((await session.execute(select(GameEvent).order_by(GameEvent.id))).scalars())
@@ -100,10 +110,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
     someone opens the room again, the bots stand in for the away host."""
     async with service_room(database_url, "knister", ["Ann"]) as room:
         host = room.players[0]
-        runner = run_bots(room)
-        await room.room_action(host, "add_bot", level="strong")
-        await room.room_action(host, "options", timer="30")
-        await room.room_action(host, "start")
+        runner = await _against_a_bot(room, timer="30")
         try:
             await asyncio.sleep(1.0)
             state = await room.state(fresh=True)
@@ -127,11 +134,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
 
 async def test_takeover_off_keeps_the_away_player_waiting(database_url):
     async with service_room(database_url, "knister", ["Ann"]) as room:
-        host = room.players[0]
-        runner = run_bots(room)
-        await room.room_action(host, "add_bot", level="strong")
-        await room.room_action(host, "options", bot_takeover="false")
-        await room.room_action(host, "start")
+        runner = await _against_a_bot(room, bot_takeover="false")
         try:
             await asyncio.sleep(1.0)
             state = await room.state(fresh=True)
