@@ -39,12 +39,17 @@
   });
 
   // A second tap on Roll right after the first would roll again on the fresh page (the new
-  // Roll button is drawn under the finger): a Roll tap within 600 ms of a roll, with nothing
-  // sent in between (a hold means the next roll is meant), is ignored.
-  var lastSent = { roll: false, at: 0 };
+  // Roll button is drawn under the finger). A Roll tap is ignored when the last thing this page
+  // sent was a roll (a hold in between means the next roll is meant) and it comes within 600 ms
+  // of that roll being sent or of the first update after it being drawn: the window counts from
+  // the fresh button, so a slow answer does not let the double tap's second tap through.
+  var DOUBLE_TAP_MS = 600;
+  var lastSent = { roll: false, at: 0, drawn: 0 };
   document.addEventListener("click", function (e) {
     var roll = e.target.closest && e.target.closest("[data-action=roll]");
-    if (roll && lastSent.roll && Date.now() - lastSent.at < 600) {
+    if (!roll || !lastSent.roll) return;
+    var now = Date.now();
+    if (now - lastSent.at < DOUBLE_TAP_MS || now - lastSent.drawn < DOUBLE_TAP_MS) {
       e.preventDefault();
       e.stopImmediatePropagation();
     }
@@ -52,7 +57,10 @@
   document.addEventListener("htmx:wsConfigSend", function (e) {
     var elt = e.target;
     lastSent = { roll: !!(elt && elt.matches && elt.matches("[data-action=roll]")),
-                 at: Date.now() };
+                 at: Date.now(), drawn: 0 };
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (lastSent.roll && !lastSent.drawn) lastSent.drawn = Date.now();
   });
 
   // hx-confirm guards htmx requests, not ws-send: ask here, before the ws extension sees the
