@@ -238,7 +238,26 @@ def render_update(state: RoomState, player_id: str | None, lang: str, online: fr
         if have is None or have.layout != layout:
             return render_block("rooms/room.html", "live", **context), now
         part_html = context["part_html"]
-        return "".join(part_html(p) for p in shown if have.keys.get(p.id) != p.key), now
+        return "".join(part_html(p) for p in _to_send(shown, have)), now
+
+
+def _to_send(shown: list[Part], have: Delivered) -> list[Part]:
+    """The parts of ``shown`` a page showing ``have`` must be sent, in order: those whose key
+    changed; but a part that holds others (their ``within``; its key is ``(own, *theirs)``)
+    whose own key is unchanged is not sent, only the changed parts inside it; and when it is
+    sent, the parts inside it come with it."""
+    changed = [p for p in shown if have.keys.get(p.id) != p.key]
+    holders = {p.within for p in shown if p.within is not None}
+    whole = set()
+    for part in changed:
+        if part.id in holders:
+            old = have.keys.get(part.id)
+            if isinstance(old, tuple) and old and old[0] == part.key[0]:
+                continue  # only what is inside it changed
+        whole.add(part.id)
+    return [p for p in changed
+            if (p.within is None and p.id in whole) or
+            (p.within is not None and p.within not in whole)]
 
 
 PRESENCE_PARTS = ("seats",)

@@ -43,8 +43,16 @@ def _fresh(state: RoomState, player_id: str | None, online: frozenset[str]) -> d
     for part in context["room_parts"] + (context["game_parts"] or []):
         template = ROOM_PARTS if part.id in ROOM_PART_IDS else state.plugin.parts_template
         macro = getattr(templates.env.get_template(template).module, part.macro)
-        out[part.id] = (part.key, str(macro(*part.args)))
+        out[part.id] = (part.key, str(macro(*part.args)), part.within)
     return out
+
+
+ELEMENT = re.compile(r'<(\w+) id="([^"]+)".*?</\1>', re.S)
+
+
+def _elements(html: str) -> dict[str, str]:
+    """The top-level elements of a part that holds several (each swapped by its id)."""
+    return {m.group(2): m.group(0) for m in ELEMENT.finditer(html)}
 
 
 def _step(state: RoomState, rng: random.Random, n: int) -> bool:
@@ -94,7 +102,7 @@ def check_partial_updates(state: RoomState, step, rng: random.Random, lang: str,
             after = {v: _fresh(state, v, online) for v in viewers}
         for v in viewers:
             # equal keys mean equal HTML
-            for part_id, (key, html) in after[v].items():
+            for part_id, (key, html, _) in after[v].items():
                 if part_id in before[v] and before[v][part_id][0] == key:
                     assert before[v][part_id][1] == html, (v, part_id)
             # the page after applying the update equals a fresh page
@@ -105,12 +113,24 @@ def check_partial_updates(state: RoomState, step, rng: random.Random, lang: str,
             if LIVE_OPEN.search(update):  # the frame changed (a seat left): a whole page
                 assert update == fresh_page
                 continue
-            for part_id, (key, html) in after[v].items():
-                if before[v].get(part_id, (None,))[0] != key:
+            holders = {within for _, _, within in after[v].values() if within}
+            # a holder whose own key (its key's first item) is unchanged is not sent: only
+            # the changed parts inside it are, element by element
+            kept = {h for h in holders
+                    if before[v][h][0] != after[v][h][0] and before[v][h][0][0] == after[v][h][0][0]}
+            for part_id, (key, html, within) in after[v].items():
+                if before[v].get(part_id, (None,))[0] == key or part_id in kept:
+                    assert f'id="{part_id}"' not in update, (v, part_id)
+                elif within is not None and within not in kept:
+                    continue  # the holder brings it
+                elif within is not None:
+                    old_elements = _elements(before[v][part_id][1])
+                    for element_id, element in _elements(html).items():
+                        assert element in update, (v, part_id, element_id)
+                        page = page.replace(old_elements[element_id], element)
+                else:
                     assert html in update, (v, part_id)
                     page = page.replace(before[v][part_id][1], html)
-                else:
-                    assert f'id="{part_id}"' not in update, (v, part_id)
             assert LIVE_OPEN.sub("", page) == LIVE_OPEN.sub("", fresh_page)
             assert "<b>" not in update  # names stay escaped in every part
         before = after

@@ -93,12 +93,17 @@ class Part(NamedTuple):
     language, so equal keys mean equal HTML; ``macro``: the macro's name in the plug-in's
     ``parts_template`` (or the room's ``rooms/_parts.html``); ``args``: its arguments.
     A viewer whose key for a part did not change is not sent that part again.
+    ``within``: the id of the part whose HTML holds this one (e.g. the offers inside a score
+    sheet); such a part is not rendered on its own in a whole page, and is not sent when its
+    container is (the container brings it). Its macro may render several elements, each
+    with its own id, swapped one by one.
     """
 
     id: str
     key: Hashable
     macro: str
     args: tuple[Any, ...]
+    within: str | None = None
 
 
 def parse_cell(raw: object, size: int) -> tuple[int, int] | None:

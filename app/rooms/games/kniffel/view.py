@@ -126,9 +126,10 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
     "hints" on, the hint area (while the game runs), and the score sheet (macros
     ``kniffel_turn``, ``kniffel_hint`` and ``kniffel_sheet``).
 
-    Each key lists what its macro shows, so a hold re-sends only the turn panel, and only the
-    player on turn gets a sheet of their own (with the boxes to choose); everyone else shares
-    one rendering per version and language.
+    Each key lists what its macro shows, so a hold re-sends only the turn panel and a roll
+    the turn panel and the offers (``offers_part``, inside the sheet); the sheet itself is
+    re-sent when a box is filled or the turn moves, rendered once per version and language
+    for everyone (only its offers differ for the player on turn).
     """
     st: KniffelState = view["state"]
     names = tuple(labels.items())
@@ -147,16 +148,34 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
         result.append(Part("kniffel-turn", turn_key, "kniffel_turn", (view, labels)))
         if view["hints"]:
             result.append(hint_part(view))
-    offers = tuple(sorted(view["options"].items()))
     # the boxes themselves, not only the turn count: a rematch in the same room reaches the
     # same turn numbers with other points, and must not be shown the last game's sheet
     filled = tuple((seat, tuple(tuple(col["boxes"].values()) for col in cols))
                    for seat, cols in view["sheets"].items())
-    sheet_key = ("kniffel-sheet", st.turns, st.turn_no, tuple(sorted(st.left)), view["over"],
-                 view["current"], view["column"], offers, view["can_score"], names, filled,
-                 tuple(sorted(st.auto)), tuple(sorted(st.last.items())))
-    result.append(Part("kniffel-sheet", sheet_key, "kniffel_sheet", (view, labels)))
+    own = ("kniffel-sheet", st.ruleset, st.turns, st.turn_no, tuple(sorted(st.left)),
+           view["over"], view["current"], view["column"], names, filled,
+           tuple(sorted(st.auto)), tuple(sorted(st.last.items())))
+    offers = offers_part(view)
+    # the sheet holds the offers: its key is its own and theirs (render_update sends only the
+    # offers when the sheet's own key is unchanged, as after every roll)
+    result.append(Part("kniffel-sheet", (own, offers.key), "kniffel_sheet", (view, labels)))
+    result.append(offers)
     return result
+
+
+def offers_part(view: dict[str, Any]) -> Part:
+    """What each open box of the column on turn would score with the dice on the table
+    (macro ``kniffel_offers``), inside the sheet: a roll changes only these, so a roll sends
+    them and not the whole sheet (a button each for the player on turn, grey figures for
+    everyone else)."""
+    current, column = view["current"], view["column"]
+    open_boxes: tuple[str, ...] = ()
+    if current is not None and not view["over"]:
+        boxes = view["sheets"][current][column]["boxes"]
+        open_boxes = tuple(box for box, value in boxes.items() if value is None)
+    key = ("kniffel-offers", view["ruleset"], current, column, open_boxes,
+           tuple(sorted(view["options"].items())), view["can_score"])
+    return Part("kniffel-offers", key, "kniffel_offers", (view,), within="kniffel-sheet")
 
 
 def hint_part(view: dict[str, Any]) -> Part:

@@ -102,3 +102,45 @@ def test_the_same_turn_of_another_game_has_another_sheet_key() -> None:
         (sheet,) = [p for p in plugin.parts(view, seat, {seat: "A"}) if p.id == "kniffel-sheet"]
         keys.append(sheet.key)
     assert keys[0] != keys[1]
+
+
+def _apply(state: RoomState, seat, action: dict, faces: list[int] | None = None) -> None:
+    plugin, gs = state.plugin, state.game_state
+    for event in plugin.decide(gs, seat, action, lambda k: (faces or [])[:k]):
+        plugin.apply(gs, Event(event.type, event.payload, event.seat_id, T0))
+    state.version += 1
+
+
+def test_a_roll_sends_the_offers_not_the_sheet_and_a_score_sends_the_sheet() -> None:
+    # the sheet (every player's column, ~26 KB for 8 players) was re-sent to every page on
+    # every roll because it holds the offers; now a roll sends only the offer of each open
+    # box of the column on turn (a button for the player on turn, grey figures for the others)
+    state = _room("kniffel", 8, 0, 1)
+    gs = state.game_state
+    viewers = [s.player_id for s in state.seats] + ["watcher"]
+    online = frozenset(viewers[:-1])
+    seat = gs.current
+    on_turn = next(s.player_id for s in state.seats if s.id == seat)
+    _apply(state, seat, {"type": "roll"}, [2, 3, 4, 5, 6])
+    delivered = {v: render_update(state, v, "en", online)[1] for v in viewers}
+    whole = len(render_update(state, "watcher", "en", online)[0])
+    _apply(state, seat, {"type": "roll"}, [1, 1, 1, 1, 1])  # the second roll: five ones
+    for v in viewers:
+        update, delivered[v] = render_update(state, v, "en", online, delivered[v])
+        ids = set(re.findall(r' id="([\w-]+)"', update))
+        assert "kniffel-sheet" not in ids
+        assert {f"offer-{seat}-0-{box}" for box in ("ones", "yahtzee", "chance")} <= ids
+        assert len(ids) == 2 + 13  # the version, the turn panel and the 13 open boxes
+        assert f'id="offer-{seat}-0-yahtzee" class="' in update
+        assert 'data-box="yahtzee" data-points="50"' in update
+        assert ('ws-send' in update) == (v == on_turn)  # only the player on turn can score
+        assert len(update) < whole / 2
+    _apply(state, seat, {"type": "score", "box": "yahtzee"})
+    for v in viewers:
+        update, delivered[v] = render_update(state, v, "en", online, delivered[v])
+        ids = re.findall(r' id="([\w-]+)"', update)
+        assert ids.count("kniffel-sheet") == 1
+        assert 'data-filled="yahtzee" data-value="50"' in update
+        # the next player's open boxes are empty slots inside the sheet, sent once
+        assert len(ids) == len(set(ids))
+        assert f'id="offer-{gs.current}-0-chance" class="offer-none"' in update
