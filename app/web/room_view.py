@@ -237,27 +237,51 @@ def render_update(state: RoomState, player_id: str | None, lang: str, online: fr
             return "", now
         if have is None or have.layout != layout:
             return render_block("rooms/room.html", "live", **context), now
-        part_html = context["part_html"]
-        return "".join(part_html(p) for p in _to_send(shown, have)), now
+        sent = [context["part_html"](p) for p in _to_send(shown, have)]
+        if any(_table_cells(h) for h in sent):
+            cells = [h for h in sent if _table_cells(h)]
+            rest = [h for h in sent if not _table_cells(h)]
+            if any("<table" in h or "<tr" in h for h in rest):  # see _table_cells
+                return render_block("rooms/room.html", "live", **context), now
+            sent = cells + rest
+        return "".join(sent), now
+
+
+def _table_cells(html: str) -> bool:
+    """True when a part's HTML is table cells (``<td>`` / ``<th>`` elements swapped by id).
+
+    htmx parses a socket message inside a ``<template>``, whose first element decides how the
+    rest is parsed: after a ``<div>`` a ``<td>`` is dropped. So cells go first in a message
+    (then the ``<div>`` and ``<span>`` parts after them are kept too, by the HTML parsing
+    rules for templates), and a message that would also hold a table or table row after them
+    (whose cells would be taken out of it) is sent as the whole live area instead."""
+    return html.lstrip()[:3] in ("<td", "<th")
 
 
 def _to_send(shown: list[Part], have: Delivered) -> list[Part]:
     """The parts of ``shown`` a page showing ``have`` must be sent, in order: those whose key
-    changed; but a part that holds others (their ``within``; its key is ``(own, *theirs)``)
-    whose own key is unchanged is not sent, only the changed parts inside it; and when it is
-    sent, the parts inside it come with it."""
-    changed = [p for p in shown if have.keys.get(p.id) != p.key]
+    changed, except that a part holding others (their ``within``; its key is
+    ``(own, *theirs)``) whose own key is unchanged is not sent (only the changed parts inside
+    it are), and a part inside one that is sent comes with it."""
+    by_id = {p.id: p for p in shown}
     holders = {p.within for p in shown if p.within is not None}
-    whole = set()
-    for part in changed:
-        if part.id in holders:
-            old = have.keys.get(part.id)
-            if isinstance(old, tuple) and old and old[0] == part.key[0]:
-                continue  # only what is inside it changed
-        whole.add(part.id)
-    return [p for p in changed
-            if (p.within is None and p.id in whole) or
-            (p.within is not None and p.within not in whole)]
+
+    def whole(part: Part) -> bool:
+        old = have.keys.get(part.id)
+        if old == part.key:
+            return False
+        return not (part.id in holders and isinstance(old, tuple) and old
+                    and old[0] == part.key[0])  # only what is inside it changed
+
+    def carried(part: Part) -> bool:
+        holder = by_id.get(part.within) if part.within is not None else None
+        while holder is not None:
+            if whole(holder):
+                return True
+            holder = by_id.get(holder.within) if holder.within is not None else None
+        return False
+
+    return [p for p in shown if whole(p) and not carried(p)]
 
 
 PRESENCE_PARTS = ("seats",)

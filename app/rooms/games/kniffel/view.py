@@ -126,10 +126,12 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
     "hints" on, the hint area (while the game runs), and the score sheet (macros
     ``kniffel_turn``, ``kniffel_hint`` and ``kniffel_sheet``).
 
-    Each key lists what its macro shows, so a hold re-sends only the turn panel and a roll
-    the turn panel and the offers (``offers_part``, inside the sheet); the sheet itself is
-    re-sent when a box is filled or the turn moves, rendered once per version and language
-    for everyone (only its offers differ for the player on turn).
+    Each key lists what its macro shows, so a hold re-sends only the turn panel; a roll the
+    turn panel and the offers (``offers_part``, inside the column of the seat on turn); a
+    score the columns of the seat that scored and of the seat the turn passes to (one part
+    per seat, ``kniffel_column``, inside the sheet). The whole sheet is only sent to a page
+    that has none. Each is rendered once per key and language, so for everyone alike but the
+    offers of the player on turn.
     """
     st: KniffelState = view["state"]
     names = tuple(labels.items())
@@ -148,19 +150,48 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
         result.append(Part("kniffel-turn", turn_key, "kniffel_turn", (view, labels)))
         if view["hints"]:
             result.append(hint_part(view))
-    # the boxes themselves, not only the turn count: a rematch in the same room reaches the
-    # same turn numbers with other points, and must not be shown the last game's sheet
-    filled = tuple((seat, tuple(tuple(col["boxes"].values()) for col in cols))
-                   for seat, cols in view["sheets"].items())
-    own = ("kniffel-sheet", st.ruleset, st.turns, st.turn_no, tuple(sorted(st.left)),
-           view["over"], view["current"], view["column"], names, filled,
-           tuple(sorted(st.auto)), tuple(sorted(st.last.items())))
     offers = offers_part(view)
-    # the sheet holds the offers: its key is its own and theirs (render_update sends only the
-    # offers when the sheet's own key is unchanged, as after every roll)
-    result.append(Part("kniffel-sheet", (own, offers.key), "kniffel_sheet", (view, labels)))
-    result.append(offers)
+    rows = sheet_rows(view)
+    columns = []
+    for seat in st.order:
+        # the boxes themselves, not only the turn count: a rematch in the same room reaches
+        # the same turn numbers with other points, and must not be shown the last game's sheet
+        cols = view["sheets"][seat]
+        on_turn = seat == view["current"] and not view["over"]
+        own = ("kniffel-column", seat, st.ruleset, st.columns, rows, labels.get(seat),
+               seat in st.left, on_turn, view["column"] if on_turn else None,
+               tuple((tuple(col["boxes"].values()), col["extra_bonus"], col["total"],
+                      col["running"]) for col in cols),
+               tuple(sorted(a for a in st.auto if a[0] == seat)), st.last.get(seat))
+        # a part that holds others has the key (own, *theirs): render_update then sends only
+        # what changed inside it when its own key did not change (the offers after a roll)
+        key = (own, offers.key) if on_turn else (own,)
+        columns.append(Part(f"kniffel-column-{seat}", key, "kniffel_column",
+                            (view, labels, seat, rows), within="kniffel-sheet"))
+    sheet_own = ("kniffel-sheet", st.ruleset, tuple(st.order), st.columns, rows)
+    result.append(Part("kniffel-sheet", (sheet_own, *(c.key for c in columns)), "kniffel_sheet",
+                       (view, labels)))
+    result.extend(columns)
+    holder = "kniffel-sheet" if offers_key_empty(view) else f"kniffel-column-{view['current']}"
+    result.append(offers._replace(within=holder))
     return result
+
+
+def sheet_rows(view: dict[str, Any]) -> tuple[str, ...]:
+    """The rows of the score sheet that have a cell per seat, top to bottom: ``head`` (the
+    name), ``colno`` (with several columns), the upper boxes, ``upper_total``,
+    ``upper_bonus``, the lower boxes, ``lower_total``, ``extra_bonus`` (when it is played),
+    ``total`` and, with several columns, ``running`` and ``grand``."""
+    several = view["state"].columns > 1
+    return (("head",) + (("colno",) if several else ()) + tuple(view["boxes_upper"])
+            + ("upper_total", "upper_bonus") + tuple(view["boxes_lower"]) + ("lower_total",)
+            + (("extra_bonus",) if view["has_extra_bonus"] else ()) + ("total",)
+            + (("running", "grand") if several else ()))
+
+
+def offers_key_empty(view: dict[str, Any]) -> bool:
+    """True when no seat is on turn (the game is over): there are no offers to show."""
+    return view["current"] is None or bool(view["over"])
 
 
 def offers_part(view: dict[str, Any]) -> Part:

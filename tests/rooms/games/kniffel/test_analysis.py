@@ -194,5 +194,5 @@ def test_hint_part_is_the_player_on_turn_s_and_keyed_by_the_dice() -> None:
     assert hint_of(1).key != mine.key  # a new roll closes it
     no_hints = KniffelState.new("kniffel", OPTIONS, [1, 2])
     context = {**view.view(no_hints, 1), "room_code": "ROOM"}
-    assert [p.id for p in view.parts(context, 1, {})] == ["kniffel-turn", "kniffel-sheet",
-                                                           "kniffel-offers"]
+    assert [p.id for p in view.parts(context, 1, {})] == [
+        "kniffel-turn", "kniffel-sheet", "kniffel-column-1", "kniffel-column-2", "kniffel-offers"]
