@@ -1,8 +1,8 @@
-"""Render cost of one Knister action for every viewer of an 8-seat room, in-process.
+"""Render cost of one Knister (or Kniffel: ``--game kniffel``) action for every viewer of an 8-seat room, in-process.
 
 Plays ``--warm`` untimed games (to fill the caches a running server has warm), then
 ``--games`` Knister games of 8 seats through ``RoomService`` on a fresh SQLite database
-(first free cell for every placement) and, after every roll and placement, times what the
+(first free cell for every placement; Kniffel: roll, hold, roll, first open box) and, after every roll and placement, times what the
 live hub does for each of the 8 pages: ``render_update`` against what that page shows (only
 the parts whose key changed are rendered, each once per key and language in one
 ``PartCache``). Prints the mean time per action for all 8 viewers and the mean fragment
@@ -31,50 +31,78 @@ from tests.support.room_service import service_room  # noqa: E402
 SEATS = 8
 
 
-async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1) -> None:
+async def _knister_actions(room):
+    """Yield after every action of one 8-seat Knister game (first free cell each time)."""
+    for _roll in range(25):
+        st = await room.state()
+        await room.act(await room.player_of(st.game_state.roller), {"type": "roll"})
+        for seat in [None, *st.game_state.active]:
+            if seat is not None:
+                gs = (await room.state()).game_state
+                r, c = next((r, c) for r in range(5) for c in range(5)
+                            if gs.sheets[seat].grid[r][c] is None)
+                await room.act(await room.player_of(seat),
+                               {"type": "place", "cell": f"{r},{c}", "roll": len(gs.rolls)})
+            yield
+
+
+async def _kniffel_actions(room):
+    """Yield after every action of one 8-seat Kniffel game: each turn roll, hold die 0,
+    roll, score the first open box (as ``bench/rooms_load.py --game kniffel`` plays)."""
+    while True:
+        gs = (await room.state()).game_state
+        if gs.current is None or gs.over:
+            return
+        player = await room.player_of(gs.current)
+        await room.act(player, {"type": "roll"})
+        yield
+        await room.act(player, {"type": "hold", "die": 0, "held": True})
+        yield
+        await room.act(player, {"type": "roll"})
+        yield
+        card = (await room.state()).game_state.card(gs.current)
+        box = next(b for b, v in card.boxes.items() if v is None)
+        await room.act(player, {"type": "score", "box": box})
+        yield
+
+
+async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1,
+              game: str = "knister") -> None:
     names = [f"P{i}" for i in range(SEATS)]
     cache = PartCache()
     spent, actions, size, fragments = 0.0, 0, 0, 0
+    play = _knister_actions if game == "knister" else _kniffel_actions
     for game_no in range(games + warm):
         if game_no == warm:  # the warm-up games filled the caches a running server has warm
             spent, actions, size, fragments = 0.0, 0, 0, 0
-        async with service_room(url, "knister", names) as room:
+        async with service_room(url, game, names) as room:
             await room.room_action(room.players[0], "start")
             online = frozenset(room.players)
             st = await room.state()
             have = {p: render_update(st, p, "nl", online, None, parts=cache)[1]
                     for p in room.players}
-            for _roll in range(25):
+            async for _ in play(room):
                 st = await room.state()
-                await room.act(await room.player_of(st.game_state.roller), {"type": "roll"})
-                for seat in [None, *st.game_state.active]:
-                    if seat is not None:
-                        gs = (await room.state()).game_state
-                        r, c = next((r, c) for r in range(5) for c in range(5)
-                                    if gs.sheets[seat].grid[r][c] is None)
-                        await room.act(await room.player_of(seat),
-                                       {"type": "place", "cell": f"{r},{c}",
-                                        "roll": len(gs.rolls)})
-                    st = await room.state()
-                    st.away_due.clear()  # nobody is away: every page is open
-                    start = time.perf_counter()
-                    if profile and game_no >= warm:
-                        profile.enable()
-                    for p in room.players:
-                        html, have[p] = render_update(st, p, "nl", online, have[p], parts=cache)
-                        size += len(html)
-                        fragments += 1
-                    if profile:
-                        profile.disable()
-                    spent += time.perf_counter() - start
-                    actions += 1
-    print(f"{actions} actions: {spent / actions * 1000:.3f} ms per action for {SEATS} viewers, "
-          f"mean fragment {size / fragments / 1024:.2f} KB")
+                st.away_due.clear()  # nobody is away: every page is open
+                start = time.perf_counter()
+                if profile and game_no >= warm:
+                    profile.enable()
+                for p in room.players:
+                    html, have[p] = render_update(st, p, "nl", online, have[p], parts=cache)
+                    size += len(html)
+                    fragments += 1
+                if profile:
+                    profile.disable()
+                spent += time.perf_counter() - start
+                actions += 1
+    print(f"{game}: {actions} actions: {spent / actions * 1000:.3f} ms per action for "
+          f"{SEATS} viewers, mean fragment {size / fragments / 1024:.2f} KB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--game", choices=["knister", "kniffel"], default="knister")
     parser.add_argument("--warm", type=int, default=1, help="untimed games first")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumtime", help="pstats order with --profile")
@@ -83,7 +111,7 @@ def main() -> None:
     url = dbs.create_sqlite_database(folder)
     dbs.migrate(url)
     profile = cProfile.Profile() if args.profile else None
-    asyncio.run(run(url, args.games, profile, args.warm))
+    asyncio.run(run(url, args.games, profile, args.warm, args.game))
     if profile:
         pstats.Stats(profile).sort_stats(args.sort).print_stats(25)
 

@@ -41,8 +41,24 @@ def column_summary(card: Scorecard) -> dict[str, Any]:
 
 
 def sheets(state: KniffelState) -> dict[int, list[dict[str, Any]]]:
-    """Per seat its columns' summaries, each with ``running``: the total up to that column."""
-    result = {}
+    """Per seat its columns' summaries, each with ``running``: the total up to that column.
+    Computed once per filled box (kept in ``state.summary_cache``): every viewer's page of
+    every version until the next score shares them, so they must not be changed."""
+    return _summaries(state)[0]
+
+
+def sheet_keys(state: KniffelState) -> dict[int, tuple[Any, ...]]:
+    """Per seat what its columns show (boxes, extra bonus, totals), hashable: part of the
+    key of the seat's cells on the sheet. Computed with ``sheets``."""
+    return _summaries(state)[1]
+
+
+def _summaries(state: KniffelState) -> tuple[dict[int, list[dict[str, Any]]],
+                                             dict[int, tuple[Any, ...]]]:
+    cached = state.summary_cache
+    if cached is not None and cached[0] == state.turns:
+        return cached[1], cached[2]
+    result, keys = {}, {}
     for seat, cards in state.cards.items():
         running, columns = 0, []
         for card in cards:
@@ -51,7 +67,10 @@ def sheets(state: KniffelState) -> dict[int, list[dict[str, Any]]]:
             summary["running"] = running
             columns.append(summary)
         result[seat] = columns
-    return result
+        keys[seat] = tuple((tuple(col["boxes"].values()), col["extra_bonus"], col["total"],
+                            col["running"]) for col in columns)
+    state.summary_cache = (state.turns, result, keys)
+    return result, keys
 
 
 def public(state: KniffelState) -> dict[str, Any]:
@@ -117,7 +136,8 @@ def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
         "can_score": mine and turn.rolls > 0,
         "options": state.options(),
         "sheets": sheets(state),
-        "totals": {s: state.total(s) for s in state.order},
+        "sheet_keys": sheet_keys(state),
+        "totals": {s: cols[-1]["running"] if cols else 0 for s, cols in sheets(state).items()},
     }
 
 
@@ -156,12 +176,10 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
     for seat in st.order:
         # the boxes themselves, not only the turn count: a rematch in the same room reaches
         # the same turn numbers with other points, and must not be shown the last game's sheet
-        cols = view["sheets"][seat]
         on_turn = seat == view["current"] and not view["over"]
         own = ("kniffel-column", seat, st.ruleset, st.columns, rows, labels.get(seat),
                seat in st.left, on_turn, view["column"] if on_turn else None,
-               tuple((tuple(col["boxes"].values()), col["extra_bonus"], col["total"],
-                      col["running"]) for col in cols),
+               view["sheet_keys"][seat],
                tuple(sorted(a for a in st.auto if a[0] == seat)), st.last.get(seat))
         # a part that holds others has the key (own, *theirs): render_update then sends only
         # what changed inside it when its own key did not change (the offers after a roll)
