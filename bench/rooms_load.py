@@ -271,8 +271,11 @@ class SeatClient:
                 data = await self.ws.recv(decode=False)
                 t = time.perf_counter()
                 head = data[:400]
-                if b'id="live' in head:
-                    m = LIVE.search(head)
+                # the version marker leads a live fragment, unless table cells go first
+                # (a Kniffel score: htmx needs them first, app/web/room_view.py _table_cells)
+                at = data.find(b'<div id="live')
+                if at >= 0:
+                    m = LIVE.search(data, at)
                     if m:
                         if worker.in_window(t):
                             worker.stats.deliveries += 1

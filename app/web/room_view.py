@@ -139,15 +139,14 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     view: dict[str, Any] | None = None
     proxy = None  # the table seat the host's device fills in for now (pass and play)
     is_host = viewer is not None and player_id == state.host_player_id
+    labels = frame["labels"]
+    game_parts = None
     if game is not None and state.game_state is not None:
         awaiting = getattr(plugin, "awaiting", None)  # optional: games with turns
         if is_host and awaiting is not None and state.status == "playing":
             proxy = proxy_seat(state, viewer, awaiting(state.game_state))
-        view = plugin.view(state.game_state, proxy or (viewer.id if viewer else None))
-        view["room_code"] = state.code  # for links and requests a game's parts make
-        view["proxy"] = proxy is not None  # the page fills in for a seat without a phone
-        view["game_started_at"] = game.started_at  # e.g. the first turn's clock
-    labels = frame["labels"]
+        view, game_parts = _game_view(state, proxy or (viewer.id if viewer else None),
+                                      proxy is not None, labels)
     former = next((s for s in state.seats if s.player_id == player_id
                    and s.status in ("removed", "left")), None) if viewer is None else None
     viewer_id = viewer.id if viewer else None
@@ -162,7 +161,6 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         Part("acting-for", ("acting-for", proxy, labels.get(proxy) if proxy else None),
              "acting_for", (proxy, labels.get(proxy) if proxy else None)),
     ]
-    game_parts = plugin.parts(view, sheet_seat, labels) if view is not None else None
     code = state.code
 
     def part_html(part: Part) -> str:
@@ -192,6 +190,32 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "former_seat": former,
         "match_done": frame["match_done"],
     }
+
+
+def _game_view(state: RoomState, seat: int | None, proxy: bool,
+               labels: dict[int, str]) -> tuple[dict[str, Any], list[Part]]:
+    """The game's view and parts as ``seat`` sees them (``proxy``: the page fills in for that
+    seat). Viewers of the same ``view_group`` (a plug-in's optional hook: e.g. in Kniffel
+    everyone but the player on turn) share one view and parts per version (kept in
+    ``state.view_cache``), so their keys are built once, not per viewer."""
+    plugin = state.plugin
+    grouping = getattr(plugin, "view_group", None)
+    group = (grouping(state.game_state, seat) if grouping is not None else ("seat", seat),
+             proxy)
+    cached = state.view_cache.get("game")
+    if cached is None or cached[0] != state.version:
+        cached = state.view_cache["game"] = (state.version, {})
+    shared: dict[Hashable, tuple[dict[str, Any], list[Part]]] = cached[1]
+    found = shared.get(group)
+    if found is not None:
+        return found
+    view = plugin.view(state.game_state, seat)
+    view["room_code"] = state.code  # for links and requests a game's parts make
+    view["proxy"] = proxy  # the page fills in for a seat without a phone
+    game = state.game
+    view["game_started_at"] = game.started_at if game else None  # e.g. the first turn's clock
+    found = shared[group] = (view, plugin.parts(view, seat, labels))
+    return found
 
 
 def _epoch_ms(moment: datetime) -> int:

@@ -166,6 +166,13 @@ class ViewsFromModule:
         result: list[Part] = self.view_module.parts(context, viewer_seat_id, seat_labels)
         return result
 
+    def view_group(self, state: Any, viewer_seat_id: int | None) -> Hashable:
+        """Viewers with equal groups are shown the same ``view`` and ``parts`` of ``state``
+        (the room builds them once per version for each group): the view module's
+        ``view_group`` when it has one, else every seat its own group."""
+        group = getattr(self.view_module, "view_group", None)
+        return ("seat", viewer_seat_id) if group is None else group(state, viewer_seat_id)
+
 
 class GamePlugin(Protocol):
     """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""

@@ -101,6 +101,12 @@ def public(state: KniffelState) -> dict[str, Any]:
     }
 
 
+def view_group(state: KniffelState, viewer: int | None) -> bool:
+    """Whether ``viewer`` is the player on turn: the only difference ``view`` and ``parts``
+    make between viewers, so everyone else shares one view per version."""
+    return viewer is not None and viewer == state.current and not state.over
+
+
 def view(state: KniffelState, viewer: int | None) -> dict[str, Any]:
     """Template context for ``templates/rooms/kniffel/game.html`` as seat ``viewer`` (None:
     a spectator) sees it. Only the player on turn gets ``can_roll`` / ``can_hold`` /
