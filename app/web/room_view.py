@@ -294,8 +294,9 @@ def _to_send(shown: list[Part], have: Delivered) -> list[Part]:
         old = have.keys.get(part.id)
         if old == part.key:
             return False
+        new = part.key
         return not (part.id in holders and isinstance(old, tuple) and old
-                    and old[0] == part.key[0])  # only what is inside it changed
+                    and isinstance(new, tuple) and old[0] == new[0])  # only inside changed
 
     def carried(part: Part) -> bool:
         holder = by_id.get(part.within) if part.within is not None else None

@@ -116,8 +116,8 @@ def check_partial_updates(state: RoomState, step, rng: random.Random, lang: str,
             holders = {within for _, _, within in after[v].values() if within}
             # a holder whose own key (its key's first item) is unchanged is not sent: only
             # the changed parts inside it are, element by element
-            kept = {h for h in holders
-                    if before[v][h][0] != after[v][h][0] and before[v][h][0][0] == after[v][h][0][0]}
+            kept = {h for h in holders if before[v][h][0] != after[v][h][0]
+                    and before[v][h][0][0] == after[v][h][0][0]}
             for part_id, (key, html, within) in after[v].items():
                 if before[v].get(part_id, (None,))[0] == key or part_id in kept:
                     assert f'id="{part_id}"' not in update, (v, part_id)
