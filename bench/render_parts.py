@@ -5,8 +5,9 @@ Plays ``--warm`` untimed games (to fill the caches a running server has warm), t
 the first free cell for every placement; Kniffel: roll, hold, roll, the first open box) and,
 after every action, times what the live hub does for each of the 8 pages: ``render_update``
 against what that page shows (only the parts whose key changed are rendered, each once per
-key and language in one ``PartCache``). Prints the mean time per action for all 8 viewers and the mean fragment
-size; ``--profile`` adds cProfile's top functions (slower). See bench/README.md.
+key and language in one ``PartCache``). Prints the mean time per action for all 8 viewers
+and the mean fragment size; ``--profile`` adds cProfile's top functions (slower). See
+bench/README.md.
 
     .venv/bin/python bench/render_parts.py [--games 4] [--profile]
 """
