@@ -146,16 +146,28 @@
       if (el.hasAttribute(name)) {
         var sel = "[" + name + '="' + el.getAttribute(name) + '"]';
         if (el.hasAttribute("data-column")) sel += '[data-column="' + el.getAttribute("data-column") + '"]';
-        return { sel: sel, part: el.closest("#live [id]") && el.closest("#live [id]").id };
+        return { sel: sel, part: idOf(el.parentElement), region: regionOf(el) };
       }
     }
-    var part = el.closest("#live [id]");
-    return { sel: el.id ? "#" + el.id : null, part: part && part.id };
+    return { sel: el.id ? "#" + el.id : null, part: idOf(el.parentElement), region: regionOf(el) };
+  }
+  function idOf(el) {  // the nearest element around (an offer's own id is replaced with it)
+    var part = el && el.closest("#live [id]");
+    return part && part.id;
+  }
+  function regionOf(el) {  // e.g. the score sheet: focusable, and left in place by updates
+    var region = el.closest("#live [tabindex='0'][id]");
+    return region && region.id;
   }
   // When neither is left (Roll gone after rolling, a hint opened), the next thing to play:
-  // an open cell, a die or box on offer, or another action of the game area.
-  var PLAYABLE = "button[data-cell]:not([disabled]), button[data-box]:not([disabled]), " +
-                 "button[data-die]:not([disabled]), button[data-action]:not([disabled])";
+  // an open cell, a die or box on offer, or another action of the game area; never one that
+  // leaves the room or removes a seat (found by a fresh-user test: after scoring, the focus
+  // landed on "Leave room", one Enter from its confirmation). With nothing to play (the turn
+  // passed on), the region the control was in (the score sheet) keeps the focus.
+  var PLAYABLE = ["button[data-cell]", "button[data-box]", "button[data-die]",
+                  "button[data-action]:not([data-action=leave]):not([data-action=remove-seat])" +
+                  ":not([data-action=stop])"].map(function (s) { return s + ":not([disabled])"; })
+                 .join(", ");
   function remember() { focusKey = keyOf(document.activeElement); }
   function restore() {
     var key = focusKey;
@@ -169,6 +181,7 @@
       target = part && part.querySelector("button:not([disabled]), [href], [tabindex='0']");
     }
     if (!target && live) target = live.querySelector(PLAYABLE);
+    if (!target && key.region) target = document.getElementById(key.region);
     if (target) target.focus({ preventScroll: true, focusVisible: true });
   }
   document.addEventListener("htmx:wsBeforeMessage", remember);

@@ -132,3 +132,28 @@ def test_a_kniffel_turn_by_keyboard_only(settings, tmp_path) -> None:
         timer = page.locator("#live .timer[data-deadline]")
         expect(timer.locator("[data-timer-text]")).to_have_text(re.compile(r"^\d+ s$"))
         expect(timer.locator("svg.icon-timer")).to_be_visible()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_scoring_by_keyboard_keeps_the_focus_in_the_sheet_not_on_leave(settings,
+                                                                       tmp_path) -> None:
+    # found by a fresh-user test: once a box was scored and the turn passed on, the focus
+    # went to "Leave room" (the first action left in the live area), one Enter from its
+    # confirmation
+    env = server_env_for(settings.database_url, tmp_path)
+    with ServerProcess(env, log=tmp_path / "server.log") as server, chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        create_room(page, server, "kniffel", "Anna")
+        page.click("#live [data-action=add-bot]")
+        expect(page.locator("#live [data-bot]")).to_have_count(1)
+        page.click("#live [data-action=start]")
+        expect(page.locator("#live [data-action=roll]")).to_be_visible(timeout=30_000)
+        tab_to(page, "#live [data-action=roll]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live .dice")).to_have_attribute("data-roll-count", "1")
+        tab_to(page, "#live button[data-box=chance]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#live [data-slot$='/chance'][data-filled]")).to_have_count(1)
+        focused = page.evaluate("() => [document.activeElement.id, "
+                                "document.activeElement.getAttribute('data-action')]")
+        assert focused == ["kniffel-sheet", None]
