@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.gc_tuning import keep_frozen, released, tune
+from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
 from app.knikkers.routes import play as knikkers_play
 from app.knikkers.routes import router as knikkers_router
 from app.knikkers.service import Refused
@@ -86,7 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         freezer = None
         if settings.gc_tuning:
             tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
-            freezer = asyncio.create_task(keep_frozen())
+            freezer = asyncio.create_task(keep_frozen(
+                busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
         bots.start()
         yield
         if freezer:

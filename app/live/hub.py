@@ -73,6 +73,10 @@ class Hub:
         self.presence.forget(code)
         self.delivery.forget(code)
 
+    def socket_count(self) -> int:
+        """How many room sockets are open in this process."""
+        return sum(len(conns) for conns in self.rooms.values())
+
     def local(self, code: str) -> frozenset[str]:
         """Player ids with an open socket in room ``code`` on this process."""
         return self.presence.local(code)
