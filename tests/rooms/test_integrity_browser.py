@@ -29,6 +29,31 @@ def state(server, code: str) -> dict:
     return http.get(f"{server.url}/r/{code}/state.json").json()
 
 
+class HoldBack:
+    """A proxy for a page's room socket that can hold back what the server sends (a slow or
+    stalled network): while ``holding``, messages are kept in ``held``; ``release()`` stops
+    holding and passes them on in order."""
+
+    def __init__(self, page) -> None:
+        self.held: list = []
+        self.holding = False
+        self.page_side = None
+        page.route_web_socket("**/ws", self._route)
+
+    def _route(self, ws) -> None:
+        server_side = ws.connect_to_server()
+        self.page_side = ws
+        ws.on_message(lambda message: server_side.send(message))
+        server_side.on_message(
+            lambda message: self.held.append(message) if self.holding else ws.send(message))
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held.clear()
+
+
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # both databases: socket tests
 def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
     with chromium() as browser:
@@ -47,19 +72,9 @@ def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
 
         # The same player's other tab goes through a proxy that can hold back what the server
         # sends: the page stays connected but falls behind (a slow or stalled network).
-        held: list = []
-        behind = {"on": False}
-        routes: dict = {}
         slow_tab = context.new_page()
-
-        def route(ws) -> None:
-            server_side = ws.connect_to_server()
-            routes["page"] = ws
-            ws.on_message(lambda message: server_side.send(message))
-            server_side.on_message(
-                lambda message: held.append(message) if behind["on"] else ws.send(message))
-
-        slow_tab.route_web_socket("**/ws", route)
+        proxy = HoldBack(slow_tab)
+        held = proxy.held
         slow_tab.goto(f"{server.url}/r/{code}")
         expect(slow_tab.locator("#live .scoresheet")).to_be_visible()
         expect(slow_tab.locator("body")).to_have_class(ONLINE)
@@ -69,7 +84,7 @@ def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
         expect(slow_tab.locator("#live .dice")).to_have_attribute("data-roll", "12334")
         expect(slow_tab.locator("#live button[data-box=chance]")).to_have_attribute(
             "data-points", "13")
-        behind["on"] = True
+        proxy.holding = True
         load(server, code, [6, 6, 6, 2, 2])  # the other tab rolls again: chance 22
         expect(player.locator("#live .dice")).to_have_attribute("data-roll", "12334")
         player.click("#live [data-action=roll]")
@@ -83,10 +98,7 @@ def test_a_page_behind_a_second_roll_cannot_score_the_new_dice(server) -> None:
             slow_tab.wait_for_timeout(50)
         else:
             raise AssertionError(f"no stale answer; held back: {held!r}")
-        behind["on"] = False
-        for message in held:  # the page catches up: the error, then the table as it is now
-            routes["page"].send(message)
-        held.clear()
+        proxy.release()  # the page catches up: the error, then the table as it is now
         expect(slow_tab.locator("#room-error")).to_have_attribute("data-error", "stale")
         expect(slow_tab.locator("#live .dice")).to_have_attribute("data-roll", "66622")
         expect(slow_tab.locator("#live button[data-box=chance]")).to_have_attribute(
@@ -146,19 +158,7 @@ def test_a_double_tap_on_roll_rolls_once(server) -> None:
         ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844},
                                   has_touch=True)
         anna = ctx.new_page()
-        # a proxy that can hold back what the server sends (a slow network)
-        held: list = []
-        behind = {"on": False}
-        pages: dict = {}
-
-        def route(ws) -> None:
-            server_side = ws.connect_to_server()
-            pages["ws"] = ws
-            ws.on_message(lambda message: server_side.send(message))
-            server_side.on_message(
-                lambda message: held.append(message) if behind["on"] else ws.send(message))
-
-        anna.route_web_socket("**/ws", route)
+        proxy = HoldBack(anna)  # can hold back what the server sends (a slow network)
         code = create_room(anna, server, "kniffel", "Anna")
         anna.click("#live [data-action=start]")
         expect(anna.locator("#live .scoresheet")).to_be_visible()
@@ -171,16 +171,14 @@ def test_a_double_tap_on_roll_rolls_once(server) -> None:
             document.removeEventListener("htmx:wsAfterMessage", tap);
             document.querySelector("#live [data-action=roll]").click();
         })""")
-        behind["on"] = True
+        proxy.holding = True
         roll.click()
         for _ in range(250):  # until the roll's answer reached the proxy (bounded)
-            if held:
+            if proxy.held:
                 break
             anna.wait_for_timeout(20)
         anna.wait_for_timeout(800)  # the answer arrives 0.8 s late: longer than the window
-        behind["on"] = False
-        for message in held:
-            pages["ws"].send(message)
+        proxy.release()
         expect(anna.locator("#live .dice")).to_have_attribute("data-roll-count", "1")
         # a hold after it: once the hold shows, every earlier message was handled (in order)
         anna.click("#live button[data-die='0']")
