@@ -195,13 +195,11 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
 def _game_view(state: RoomState, seat: int | None, proxy: bool,
                labels: dict[int, str]) -> tuple[dict[str, Any], list[Part]]:
     """The game's view and parts as ``seat`` sees them (``proxy``: the page fills in for that
-    seat). Viewers of the same ``view_group`` (a plug-in's optional hook: e.g. in Kniffel
-    everyone but the player on turn) share one view and parts per version (kept in
-    ``state.view_cache``), so their keys are built once, not per viewer."""
+    seat). Viewers of the same ``view_group`` (e.g. in Kniffel everyone but the player on
+    turn) share one view and parts per version (kept in ``state.view_cache``), so their keys
+    are built once, not per viewer."""
     plugin = state.plugin
-    grouping = getattr(plugin, "view_group", None)
-    group = (grouping(state.game_state, seat) if grouping is not None else ("seat", seat),
-             proxy)
+    group = (plugin.view_group(state.game_state, seat), proxy)
     cached = state.view_cache.get("game")
     if cached is None or cached[0] != state.version:
         cached = state.view_cache["game"] = (state.version, {})

@@ -241,3 +241,8 @@ class GamePlugin(Protocol):
         """The running game's area as parts (macros of ``parts_template``), so a new version
         sends each viewer only the parts that changed for them (``view``: this plug-in's
         ``view`` with ``room_code`` added by the room; ``labels``: seat id -> display label)."""
+
+    def view_group(self, state: Any, viewer_seat_id: int | None) -> Hashable:
+        """Viewers with equal groups get the same ``view`` and ``parts`` (built once per
+        version and group; ``ViewsFromModule`` gives every seat its own unless the game's
+        view module says otherwise)."""

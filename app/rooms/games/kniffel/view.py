@@ -196,8 +196,7 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
     result.append(Part("kniffel-sheet", (sheet_own, *(c.key for c in columns)), "kniffel_sheet",
                        (view, labels)))
     result.extend(columns)
-    holder = "kniffel-sheet" if offers_key_empty(view) else f"kniffel-column-{view['current']}"
-    result.append(offers._replace(within=holder))
+    result.append(offers)
     return result
 
 
@@ -213,11 +212,6 @@ def sheet_rows(view: dict[str, Any]) -> tuple[str, ...]:
             + (("running", "grand") if several else ()))
 
 
-def offers_key_empty(view: dict[str, Any]) -> bool:
-    """True when no seat is on turn (the game is over): there are no offers to show."""
-    return view["current"] is None or bool(view["over"])
-
-
 def offers_part(view: dict[str, Any]) -> Part:
     """What each open box of the column on turn would score with the dice on the table
     (macro ``kniffel_offers``), inside the sheet: a roll changes only these, so a roll sends
@@ -225,12 +219,14 @@ def offers_part(view: dict[str, Any]) -> Part:
     everyone else)."""
     current, column = view["current"], view["column"]
     open_boxes: tuple[str, ...] = ()
+    holder = "kniffel-sheet"  # nobody on turn (the game is over): no offers
     if current is not None and not view["over"]:
         boxes = view["sheets"][current][column]["boxes"]
         open_boxes = tuple(box for box, value in boxes.items() if value is None)
+        holder = f"kniffel-column-{current}"  # inside the cells of the seat on turn
     key = ("kniffel-offers", view["ruleset"], current, column, open_boxes,
            tuple(sorted(view["options"].items())), view["can_score"])
-    return Part("kniffel-offers", key, "kniffel_offers", (view,), within="kniffel-sheet")
+    return Part("kniffel-offers", key, "kniffel_offers", (view,), within=holder)
 
 
 def hint_part(view: dict[str, Any]) -> Part:
