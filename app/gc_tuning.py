@@ -123,7 +123,8 @@ async def keep_frozen(freeze_every: float = FREEZE_EVERY,
             continue
         young = 0.0
         since += freeze_every
-        if since >= collect_every or (_released and since >= RELEASE_EVERY):
+        calm = busy is not None and not busy()
+        if since >= collect_every or (_released and (calm or since >= RELEASE_EVERY)):
             since = 0.0
             refreeze()
         else:

@@ -91,6 +91,24 @@ def set_language(lang: str) -> None:
 _ = gettext
 
 
+def preload() -> None:
+    """Load every language's catalog and the Babel (CLDR) data its numbers and dates need,
+    now rather than on the first page in that language. A long-running server calls it at
+    start-up (``app.main``): the few MB it keeps for the process's life are then allocated
+    with the other start-up objects, not scattered among the short-lived objects of the
+    first rooms, where they would keep the heap's arenas from being given back
+    (bench/soak.py; bench/README.md, session 7)."""
+    moment = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    for lang in LANGUAGES:
+        translations(lang)
+        with use_language(lang):
+            format_number(12345)
+            format_number(1.5)
+            format_decimal(1.5)
+            format_date(moment)
+            format_datetime(moment)
+
+
 # ----- numbers and dates, in the current language (Babel CLDR data) -------------------------
 # One set of formatters for every number and date a page prints (templating installs them as
 # the ``number``, ``decimal``, ``date`` and ``datetime`` filters), so 12345 reads ``12.345``

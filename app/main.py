@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
+from app import i18n
 from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
 from app.knikkers.routes import play as knikkers_play
 from app.knikkers.routes import router as knikkers_router
@@ -35,6 +36,7 @@ from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_view import PartCache, RoomRenderer
+from app.web.templating import compile_all
 
 SESSION_COOKIE = "knobel_session"
 
@@ -84,8 +86,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.start()
         idle.start()
         freezer = None
-        if settings.gc_tuning:
-            tune()  # the garbage collector, for a long-running server (app/gc_tuning.py)
+        if settings.gc_tuning:  # a long-running server:
+            i18n.preload()  # what it keeps for its life is loaded before the first room
+            compile_all()
+            tune()  # the garbage collector (app/gc_tuning.py)
             freezer = asyncio.create_task(keep_frozen(
                 busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
         bots.start()

@@ -69,3 +69,36 @@ async def test_young_garbage_is_collected_between_freezes() -> None:
     finally:
         if was_enabled:
             gc.enable()
+
+
+async def _release_collects(busy: bool) -> bool:
+    """Whether one released room gets its frozen garbage collected within 0.2 s, with
+    ``RELEASE_EVERY`` at a minute, while the process is ``busy`` or not."""
+    gc_tuning.refreeze()
+    cycle = Cycle()
+    gc.freeze()
+    cycle_id = id(cycle)
+    del cycle
+    gc_tuning.released(1)
+    task = asyncio.create_task(gc_tuning.keep_frozen(
+        freeze_every=0.01, collect_every=60.0, busy=lambda: busy))
+    old, gc_tuning.RELEASE_EVERY = gc_tuning.RELEASE_EVERY, 60.0
+    try:
+        await asyncio.sleep(0.2)
+    finally:
+        gc_tuning.RELEASE_EVERY = old
+        task.cancel()
+    collected = gc_tuning._released == 0
+    gc.unfreeze()
+    gone = not any(id(o) == cycle_id and isinstance(o, Cycle) for o in gc.get_objects())
+    gc_tuning.refreeze()
+    gc_tuning._released = 0
+    return collected and gone
+
+
+async def test_a_calm_process_collects_released_rooms_at_once_a_busy_one_waits() -> None:
+    # a calm process (few sockets) collects a released room's frozen garbage at the next
+    # freeze tick, so it does not pile up (bench/soak.py); a busy one at most every
+    # RELEASE_EVERY seconds, as a full collection then takes hundreds of ms
+    assert await _release_collects(busy=False)
+    assert not await _release_collects(busy=True)
