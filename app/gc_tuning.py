@@ -24,10 +24,18 @@ that die soon after into the older generation, where their cycles wait for the n
 and a soak of 2,000 rooms with few sockets open at a time then kept +70 MB after eviction
 instead of +47 MB (as did freezing every second).
 
-The young generations are collected less often than Python's default (``THRESHOLDS``): every
-room version replaces a few hundred small objects per socket (what each page shows), which
-with the default thresholds survive two young collections, reach the old generation and
-trigger full collections every second or so.
+The young generations are collected less often than Python's default (``THRESHOLDS``) while
+busy: every room version replaces a few hundred small objects per socket (what each page
+shows), which with the default thresholds survive two young collections, reach the old
+generation and trigger full collections every second or so.
+
+A calm process (fewer than ``BUSY_SOCKETS`` open sockets) runs with Python's default
+thresholds (``CALM_THRESHOLDS``) and collects released rooms' frozen garbage at the next
+freeze tick: its collections are short, and its cyclic garbage (closed sockets, released
+rooms) is freed within seconds instead of piling up. Garbage that piles up raises the heap's
+peak, and CPython gives a heap arena back only when every object in it is gone, so a high
+peak stays: a soak of 10,000 rooms (bench/soak.py) kept +49.5 MB after eviction with the
+busy settings at all times and +30.5 MB with these (bench/README.md, session 7).
 """
 
 from __future__ import annotations
@@ -49,8 +57,11 @@ YOUNG_EVERY = 0.25  # seconds: the youngest generation is collected this often w
 BUSY_SOCKETS = 500  # open sockets from which the process counts as busy
 COLLECT_EVERY = 600.0  # seconds
 RELEASE_EVERY = 30.0  # seconds: the most often rooms leaving memory cause a full collection
-THRESHOLDS = (20_000, 50, 50)  # Python's default: (700, 10, 10)
-SLOW_COLLECTION = 0.02  # seconds: a collection this long is logged (``gc_slow``)
+THRESHOLDS = (20_000, 50, 50)  # while busy
+CALM_THRESHOLDS = (700, 10, 10)  # Python's default, while not busy
+SLOW_COLLECTION = 0.02  # seconds: a collection this long is logged (``gc_slow``) while busy
+CALM_SLOW_COLLECTION = 0.05  # seconds: the same while calm (full collections run more often)
+_slow = SLOW_COLLECTION
 _released = 0  # rooms that left memory since the last full collection
 
 
@@ -73,13 +84,14 @@ _started = 0.0
 
 
 def _watch(phase: str, info: dict[str, Any]) -> None:
-    """``gc.callbacks`` hook: log every collection longer than ``SLOW_COLLECTION``."""
+    """``gc.callbacks`` hook: log every collection longer than ``SLOW_COLLECTION``
+    (``CALM_SLOW_COLLECTION`` while calm)."""
     global _started
     if phase == "start":
         _started = time.perf_counter()
         return
     took = time.perf_counter() - _started
-    if took > SLOW_COLLECTION:
+    if took > _slow:
         log.warning("gc_slow", generation=info.get("generation"), ms=round(took * 1000, 1),
                     collected=info.get("collected"), objects=gc.get_count())
 
@@ -104,26 +116,35 @@ def refreeze() -> None:
     _libc_trim()
 
 
+def _set_mode(calm: bool) -> None:
+    """Thresholds and the slow-collection log limit for a calm or a busy process."""
+    global _slow
+    gc.set_threshold(*(CALM_THRESHOLDS if calm else THRESHOLDS))
+    _slow = CALM_SLOW_COLLECTION if calm else SLOW_COLLECTION
+
+
 async def keep_frozen(freeze_every: float = FREEZE_EVERY,
                       collect_every: float = COLLECT_EVERY,
                       young_every: float = YOUNG_EVERY,
                       busy: Callable[[], bool] | None = None) -> None:
     """Collect the youngest generation every ``young_every`` seconds while ``busy()`` (None:
-    always), freeze every ``freeze_every`` seconds and ``refreeze`` every ``collect_every``
-    seconds, or sooner (at least ``RELEASE_EVERY`` seconds apart) when rooms were
-    ``released``; until cancelled."""
+    always busy), freeze every ``freeze_every`` seconds and ``refreeze`` every
+    ``collect_every`` seconds, or sooner when rooms were ``released`` (at the next freeze
+    tick while calm, at least ``RELEASE_EVERY`` seconds apart while busy); the thresholds
+    follow ``busy()`` (``THRESHOLDS`` or ``CALM_THRESHOLDS``); until cancelled."""
     since = young = 0.0
     step = min(young_every, freeze_every)
     while True:
         await asyncio.sleep(step)
+        calm = busy is not None and not busy()
+        _set_mode(calm)
         young += step
         if young < freeze_every:
-            if busy is None or busy():
+            if not calm:
                 gc.collect(0)
             continue
         young = 0.0
         since += freeze_every
-        calm = busy is not None and not busy()
         if since >= collect_every or (_released and (calm or since >= RELEASE_EVERY)):
             since = 0.0
             refreeze()

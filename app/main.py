@@ -72,8 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         released(1)  # its frozen garbage is collected soon (app/gc_tuning.py)
         return True
 
-    idle = IdleRooms(forget, after=settings.room_idle_seconds,
-                     every=min(30.0, settings.room_idle_seconds))
+    idle = IdleRooms(forget, after=settings.room_idle_seconds)
     hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,

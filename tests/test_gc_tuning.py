@@ -5,7 +5,17 @@ from __future__ import annotations
 import asyncio
 import gc
 
+import pytest
+
 from app import gc_tuning
+
+
+@pytest.fixture(autouse=True)
+def _thresholds():
+    """keep_frozen sets the process's thresholds: put the test process's back."""
+    before = gc.get_threshold()
+    yield
+    gc.set_threshold(*before)
 
 
 class Cycle:
@@ -102,3 +112,19 @@ async def test_a_calm_process_collects_released_rooms_at_once_a_busy_one_waits()
     # RELEASE_EVERY seconds, as a full collection then takes hundreds of ms
     assert await _release_collects(busy=False)
     assert not await _release_collects(busy=True)
+
+
+async def test_the_thresholds_follow_whether_the_process_is_busy() -> None:
+    busy = [True]
+    task = asyncio.create_task(gc_tuning.keep_frozen(
+        freeze_every=60.0, young_every=0.01, busy=lambda: busy[0]))
+    try:
+        await asyncio.sleep(0.05)
+        assert gc.get_threshold() == gc_tuning.THRESHOLDS
+        busy[0] = False
+        await asyncio.sleep(0.05)
+        assert gc.get_threshold() == gc_tuning.CALM_THRESHOLDS == (700, 10, 10)
+        assert gc_tuning._slow == gc_tuning.CALM_SLOW_COLLECTION
+    finally:
+        task.cancel()
+        gc_tuning._set_mode(False)

@@ -16,15 +16,18 @@ log = structlog.get_logger("knobel.idle")
 
 class IdleRooms:
     """Tracks since when each room has had no socket here and forgets it after ``after``
-    seconds (checked every ``every`` seconds). ``forget(code)`` releases everything this
-    process keeps for a room; it returns False when the room is busy (kept for the next
-    sweep). ``clock()``: monotonic seconds."""
+    seconds (checked every ``every`` seconds; by default a quarter of ``after``, at most 30,
+    so a room leaves at most a quarter of its idle time late: rooms kept longer than that
+    raise the heap's peak, which CPython does not give back, bench/soak.py).
+    ``forget(code)`` releases everything this process keeps for a room; it returns False
+    when the room is busy (kept for the next sweep). ``clock()``: monotonic seconds."""
 
     def __init__(self, forget: Callable[[str], bool], after: float = 300.0,
-                 every: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 every: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.forget = forget
         self.after = after
-        self.every = every
+        self.every = every if every is not None else min(30.0, after / 4)
         self.clock = clock
         self._empty_since: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None

@@ -86,3 +86,10 @@ def test_the_sweep_forgets_rooms_idle_long_enough_and_not_occupied_ones() -> Non
     assert idle.sweep() == ["NEW"]  # BUSY is kept for a later sweep, BACK has a socket
     keep.clear()
     assert idle.sweep() == ["BUSY"]
+
+
+def test_the_sweep_runs_every_quarter_of_the_idle_time_at_most_every_30_seconds() -> None:
+    # a room leaves memory at most a quarter of its idle time late (bench/soak.py)
+    assert IdleRooms(lambda code: True, after=5).every == 1.25
+    assert IdleRooms(lambda code: True, after=300).every == 30.0
+    assert IdleRooms(lambda code: True, after=300, every=2).every == 2
