@@ -16,6 +16,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import re
+import signal
 import sys
 import tempfile
 import threading
@@ -144,6 +147,25 @@ def forgotten(log: Path) -> int:
     return total
 
 
+def heap_arenas(pid: int, path: Path) -> str:
+    """Ask the server (started with ``--arenas``) for its allocator statistics; one line:
+    pymalloc arenas (1 MiB each), MB in live blocks and MB free inside those arenas."""
+    os.kill(pid, signal.SIGUSR1)
+    for _ in range(50):
+        time.sleep(0.1)
+        if path.exists() and "Total" in path.read_text(errors="replace"):
+            break
+    text = path.read_text(errors="replace")
+
+    def number(label: str) -> int:
+        m = re.search(rf"# {label}\s*=\s*([\d,]+)", text)
+        return int(m.group(1).replace(",", "")) if m else -1
+
+    return (f"{number('arenas allocated current')} arenas, "
+            f"{number('bytes in allocated blocks') / MB:.1f} MB live, "
+            f"{number('bytes in available blocks') / MB:.1f} MB free inside them")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rooms", type=int, default=10_000)
@@ -154,11 +176,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--evict-timeout", type=float, default=300.0)
     p.add_argument("--database-url",
                    default="postgresql://postgres@127.0.0.1:5432/knobel_bench")
+    p.add_argument("--arenas", action="store_true",
+                   help="also print CPython's heap arenas at start and after eviction "
+                        "(bench/memstats: live bytes, and free bytes the arenas keep)")
     args = p.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="knobel-soak-"))
     db = ensure_database(args.database_url)
-    server = app_server(db, workdir, free_port(),
-                        extra_env={"ROOM_IDLE_SECONDS": str(args.idle), "LOG_JSON": "true"})
+    env = {"ROOM_IDLE_SECONDS": str(args.idle), "LOG_JSON": "true"}
+    if args.arenas:
+        env |= {"PYTHONPATH": str(Path(__file__).resolve().parent / "memstats"),
+                "KNOBEL_MEMSTATS": str(workdir / "memstats")}
+    server = app_server(db, workdir, free_port(), extra_env=env)
+    arenas: list[str] = []
     server.start()
     print(f"soak: {args.rooms} rooms, {args.concurrency} at a time, ROOM_IDLE_SECONDS "
           f"{args.idle:g}; app pid {server.pid} on {db.split('@')[-1]}; logs in {workdir}",
@@ -167,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         meter = RssMeter(server.pid)
         time.sleep(args.settle)
         start_rss = meter.now()
+        if args.arenas:
+            arenas.append(heap_arenas(server.pid, workdir / "memstats.1"))
         meter.peak = start_rss
         meter.start()
         print(f"  RSS at start: {start_rss / MB:.1f} MB", flush=True)
@@ -184,12 +215,16 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(args.settle)
         meter.stop()
         after = meter.now()
+        if args.arenas:
+            arenas.append(heap_arenas(server.pid, workdir / "memstats.2"))
     finally:
         server.stop()
     growth = (after - start_rss) / MB
     print()
     print(f"RSS start {start_rss / MB:.1f} MB, peak {meter.peak / MB:.1f} MB, after eviction "
           f"{after / MB:.1f} MB ({growth:+.1f} MB)")
+    for when, line in zip(("start", "after eviction"), arenas, strict=False):
+        print(f"heap at {when}: {line}")
     met = growth <= GOAL_MB and gone >= made
     print(f"goal: after eviction within {GOAL_MB:g} MB of the start, every room forgotten: "
           f"{'MET' if met else 'NOT MET'}"
