@@ -223,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"RSS start {start_rss / MB:.1f} MB, peak {meter.peak / MB:.1f} MB, after eviction "
           f"{after / MB:.1f} MB ({growth:+.1f} MB)")
-    for when, line in zip(("start", "after eviction"), arenas, strict=False):
-        print(f"heap at {when}: {line}")
+    for when, line in zip(("at start", "after eviction"), arenas, strict=False):
+        print(f"heap {when}: {line}")
     met = growth <= GOAL_MB and gone >= made
     print(f"goal: after eviction within {GOAL_MB:g} MB of the start, every room forgotten: "
           f"{'MET' if met else 'NOT MET'}"

@@ -26,25 +26,7 @@ class Cycle:
 
 
 async def test_released_rooms_trigger_a_full_collection_of_frozen_garbage() -> None:
-    gc_tuning.refreeze()
-    cycle = Cycle()
-    gc.freeze()  # frozen while in use, as a room's sockets are after ten seconds
-    assert gc.get_freeze_count() > 0
-    cycle_id = id(cycle)
-    del cycle  # now garbage, but frozen: no ordinary collection frees it
-    gc.collect()
-    assert any(id(o) == cycle_id for o in gc.get_objects() + _frozen())
-    gc_tuning.released(1)
-    task = asyncio.create_task(gc_tuning.keep_frozen(freeze_every=0.01, collect_every=60.0))
-    old, gc_tuning.RELEASE_EVERY = gc_tuning.RELEASE_EVERY, 0.02
-    try:
-        await asyncio.sleep(0.2)
-    finally:
-        gc_tuning.RELEASE_EVERY = old
-        task.cancel()
-    assert gc_tuning._released == 0
-    gc.unfreeze()
-    assert not any(id(o) == cycle_id and isinstance(o, Cycle) for o in gc.get_objects())
+    assert await _release_collects(busy=None, release_every=0.02)
 
 
 def _frozen() -> list[object]:
@@ -81,18 +63,23 @@ async def test_young_garbage_is_collected_between_freezes() -> None:
             gc.enable()
 
 
-async def _release_collects(busy: bool) -> bool:
+async def _release_collects(busy: bool | None, release_every: float = 60.0) -> bool:
     """Whether one released room gets its frozen garbage collected within 0.2 s, with
-    ``RELEASE_EVERY`` at a minute, while the process is ``busy`` or not."""
+    ``RELEASE_EVERY`` at ``release_every`` seconds, while the process is ``busy`` or not
+    (None: no busy check, always busy)."""
     gc_tuning.refreeze()
     cycle = Cycle()
-    gc.freeze()
+    gc.freeze()  # frozen while in use, as a room's sockets are after ten seconds
+    assert gc.get_freeze_count() > 0
     cycle_id = id(cycle)
-    del cycle
+    del cycle  # now garbage, but frozen: no ordinary collection frees it
+    gc.collect()
+    assert any(id(o) == cycle_id for o in gc.get_objects() + _frozen())
     gc_tuning.released(1)
     task = asyncio.create_task(gc_tuning.keep_frozen(
-        freeze_every=0.01, collect_every=60.0, busy=lambda: busy))
-    old, gc_tuning.RELEASE_EVERY = gc_tuning.RELEASE_EVERY, 60.0
+        freeze_every=0.01, collect_every=60.0,
+        busy=None if busy is None else (lambda: busy)))
+    old, gc_tuning.RELEASE_EVERY = gc_tuning.RELEASE_EVERY, release_every
     try:
         await asyncio.sleep(0.2)
     finally:
