@@ -202,3 +202,13 @@ async def test_knister_host_places_then_fills_in_for_each_seat_without_a_phone(s
     finally:
         await _close(guests, sockets)
 
+
+async def test_a_knikkers_race_has_no_seats_without_a_phone(server) -> None:
+    guests, sockets, code = await _room(server, "knikkers_race", names=("Anna",))
+    try:
+        page = (await guests[0].http.get(f"/r/{code}")).text
+        assert "add-table-seat" not in page and 'name="dice"' not in page
+        await _refused(guests[0], sockets[0], code, "add_table_seat", "no_table_seats",
+                       "This game has no seats without a phone.", name="Cor")
+    finally:
+        await _close(guests, sockets)

@@ -20,6 +20,8 @@ SCORING = {  # a sentence of each game's rules panel, per language
                  "de": "Krempel ist die Chance von KitKniff"},
     "yatzy": {"en": "Yatzy has no joker", "nl": "Yatzy heeft geen joker",
               "de": "Yatzy hat keinen Joker"},
+    "knikkers_race": {"en": "There is no undo in a race", "nl": "In een race kun je niets",
+                      "de": "In einem Rennen gibt es kein Zurück"},
 }
 LONG = "Abcdefghijklmnopqrstuvwxy"  # 25 characters
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.rooms.games.base import GamePlugin
 from app.rooms.games.kniffel import KniffelGame
+from app.rooms.games.knikkers_race import KnikkersRaceGame
 from app.rooms.games.knister import KnisterGame
 
 GAMES: dict[str, GamePlugin] = {
@@ -11,6 +12,7 @@ GAMES: dict[str, GamePlugin] = {
     "kniffel": KniffelGame("kniffel"),
     "kitkniff": KniffelGame("kitkniff"),
     "yatzy": KniffelGame("yatzy"),
+    "knikkers_race": KnikkersRaceGame(),
 }
 
 

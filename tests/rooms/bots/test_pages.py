@@ -37,3 +37,7 @@ def test_lobby_shows_the_bot_controls_to_the_host_only(client):
     code = r.headers["location"].rsplit("/", 1)[1]
     page = client.get(f"/r/{code}").text
     assert 'data-action="add-bot"' in page and 'name="bot_takeover"' in page
+    r = client.post("/rooms", data={"game": "knikkers_race", "name": "Ann"},
+                    follow_redirects=False)
+    page = client.get(r.headers["location"]).text
+    assert 'data-action="add-bot"' not in page  # bots do not play the race
