@@ -12,8 +12,8 @@ from app.web.templating import compile_all, templates
 
 
 def _loaded_in_a_fresh_process(preload: bool) -> list[str]:
-    """The number of catalogs and the CLDR locales a fresh interpreter holds after importing ``app.i18n``
-    (and calling ``preload`` when ``preload``); in a fresh process, because this one's
+    """The number of catalogs and the CLDR locales a fresh interpreter holds after importing
+    ``app.i18n`` (and calling ``preload`` when ``preload``); in a fresh process, because this one's
     caches (Babel's locales, ``format_number``'s) hold whatever earlier tests loaded."""
     code = ("import json; from babel import localedata; from app import i18n\n"
             + ("i18n.preload()\n" if preload else "")
