@@ -9,7 +9,7 @@ VENDOR := static/vendor/htmx.min.js static/vendor/ws.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install catalogs migrate messages vendor bench strategy clean
+.PHONY: run test lint install catalogs migrate messages vendor bench strategy mutate clean
 
 run: install migrate
 	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
@@ -65,6 +65,19 @@ bench: install
 # one in the background the first time hints for it are asked for.
 strategy: $(INSTALLED)
 	$(PY) -m app.strategy.build
+
+# Mutation testing (docs/testing.md; not part of `make test` or CI): mutate the room-level and
+# safety rules (the list is in tools/mutation_report.py), run the fast tests against each
+# mutant on MUTATE_JOBS processes, print killed / total / rate per module. MODULE=<path> runs
+# one module of the list. On SQLite only: the Postgres and browser variables are cleared.
+MUTATE_JOBS ?= 2
+MODULE ?=
+
+mutate: install
+	set -f; env -u TEST_POSTGRES_URL -u REQUIRE_POSTGRES -u REQUIRE_BROWSER -u TEST_REDIS_URL \
+		$(VENV)/bin/mutmut run --max-children $(MUTATE_JOBS) \
+		$$($(PY) tools/mutation_report.py --patterns $(MODULE))
+	$(PY) tools/mutation_report.py $(MODULE)
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor
