@@ -141,7 +141,7 @@ def next_game(state: RoomState, continue_match: bool) -> tuple[int, dict[str, An
         match_game = previous.options.get("match_game", 1) + 1
         match_size = previous.options.get("match", 1)
     else:
-        match_no = (previous.options.get("match_no", 0) + 1) if previous else 1
+        match_no = (previous.options.get("match_no", 1) + 1) if previous else 1
         match_game = 1
     start = (number - 1) % len(seats)
     options = {**state.options, "match": match_size, "match_no": match_no,

@@ -16,6 +16,7 @@ from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
 from app.rooms.games.kniffel import AWAY_GRACE
 from app.rooms.games.knister import AWAY_ROLLER_GRACE
+from app.rooms.rules import HOST_GRACE
 from app.rooms.service import RoomService
 from app.store.db import Database
 from tests.support.room_service import act_as
@@ -184,6 +185,33 @@ async def test_an_away_host_hands_over_in_the_lobby_and_the_new_host_starts(harn
     assert (await h.state(code)).host_player_id == "p-bob"
     await act_as(h.service, code, "p-bob", {"type": "start"})
     assert (await h.state(code)).status == "playing"
+
+
+async def test_the_host_grace_runs_from_when_the_host_left_not_from_the_load(harness) -> None:
+    h = harness
+    code = await _room(h, "knister", ("Ann", "Bob"))
+    assert (await h.state(code)).host_handoff is None  # loaded now, the host online
+    h.now += timedelta(seconds=100)
+    h.go_away(code, "p-ann")
+    due, heir = (await h.state(code)).host_handoff
+    assert (due - h.now, heir.player_id) == (timedelta(seconds=30), "p-bob")
+    await h.advance(29, code, fires=False)
+    assert (await h.state(code)).host_player_id == "p-ann"
+    await h.advance(1, code, fires=True)
+    assert (await h.state(code)).host_player_id == "p-bob"
+
+
+async def test_no_host_hand_over_countdown_during_a_running_game(harness) -> None:
+    h = harness
+    code = await _room(h, "knister", ("Ann", "Bob"))
+    await act_as(h.service, code, "p-ann", {"type": "start"})
+    h.go_away(code, "p-ann")
+    assert (await h.state(code)).host_handoff is None
+    h.dice.load(code, [2, 3])
+    await h.advance(max(HOST_GRACE, AWAY_ROLLER_GRACE).total_seconds() + 1, code, fires=True)
+    state = await h.state(code)
+    assert state.game_state.rolls == [(2, 3)]  # the game's own timer rolled for Ann
+    assert (state.host_player_id, state.host_handoff) == ("p-ann", None)
 
 
 async def test_an_away_host_skips_away_seats_and_stays_without_anyone_present(harness) -> None:

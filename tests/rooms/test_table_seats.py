@@ -15,6 +15,7 @@ from app.rooms.table_seats import (
     present_seats,
     proxy_seat,
 )
+from tests.support.room_service import ServiceRoom, service_room
 
 HOST, GUEST = "a" * 32, "b" * 32
 TABLE, GONE = new_table_player_id(), new_table_player_id()
@@ -71,3 +72,53 @@ def test_a_table_seat_never_becomes_host() -> None:
     assert heir(state, online=set()).id == 2
     state.seats[1].status = "left"
     assert heir(state, online=set()) is None
+
+
+# ---- the host adds a seat without a phone (through the room service) ------------------------
+
+async def _add_refused(room, name: str = "Cor") -> tuple[str, str, int]:
+    before = await room.state(fresh=True)
+    with pytest.raises(RoomError) as err:
+        await room.room_action(room.players[0], "add_table_seat", name=name)
+    after = await room.state(fresh=True)
+    assert (after.version, [s.player_id for s in after.seats]) == (
+        before.version, [s.player_id for s in before.seats])
+    return err.value.code, err.value.msgid, err.value.status
+
+
+async def test_the_host_adds_a_table_seat_by_name(database_url) -> None:
+    async with service_room(database_url, "kniffel", ["Ann"]) as room:
+        version = (await room.state()).version
+        outcome = await room.room_action(room.players[0], "add_table_seat", name="  Cor  ")
+        state = await room.state()
+        added = state.seats[-1]
+        assert outcome.version == state.version == version + 1
+        assert (added.name, added.status, is_table_seat(added)) == ("Cor", "active", True)
+        assert added.player_id.startswith("table-") and len(added.player_id) == 32
+        assert state.host_player_id == room.players[0]
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25])
+async def test_a_table_seat_needs_a_valid_name(database_url, name) -> None:
+    async with service_room(database_url, "knister", ["Ann"]) as room:
+        assert await _add_refused(room, name) == (
+            "bad_name", "Enter a name of 1 to 24 characters.", 400)
+
+
+async def test_no_table_seat_in_a_game_without_turns_or_in_a_solo_room(database_url) -> None:
+    no_seats = ("no_table_seats", "This game has no seats without a phone.", 409)
+    async with service_room(database_url, "knikkers_race", ["Ann"]) as room:
+        assert await _add_refused(room) == no_seats
+    async with service_room(database_url, "knister", ["Ann"]) as room:
+        code = await room.service.create_room("p-sam", "Sam", "knister", solo=True)
+        solo = ServiceRoom(room.service, room.dice, code, ["p-sam"])
+        assert await _add_refused(solo) == no_seats
+
+
+async def test_no_table_seat_during_a_game_or_in_a_full_room(database_url) -> None:
+    async with service_room(database_url, "knister", ["Ann"] + [f"P{i}" for i in range(11)]
+                            ) as room:
+        assert await _add_refused(room) == ("room_full", "This room is full.", 409)
+        await room.room_action(room.players[0], "start")
+        assert await _add_refused(room) == ("game_running", "The game has already started.",
+                                            409)

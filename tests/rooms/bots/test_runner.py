@@ -11,8 +11,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from app.rooms.bots.control import BotControl
-from app.rooms.bots.identity import bot_level, is_bot
+from app.rooms.bots.control import BotControl, controllers
+from app.rooms.bots.identity import bot_level
 from app.rooms.bots.lease import LocalLease
 from app.rooms.bots.runner import BotRunner
 from app.rooms.errors import RoomError
@@ -132,18 +132,27 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
             await runner.close()
 
 
-async def test_takeover_off_keeps_the_away_player_waiting(database_url):
+@pytest.mark.parametrize(("option", "taken"), [("false", False), ("true", True)])
+async def test_takeover_off_keeps_the_away_player_waiting(database_url, option, taken):
+    """Someone watches (a room nobody has open waits anyway) and the takeover grace is 0.
+    With the option off no bot plays the away host's seat: the host keeps the game's own
+    away countdown (the Knister roller's grace). With it on, a bot takes the seat at once."""
     async with service_room(database_url, "knister", ["Ann"]) as room:
-        runner = await _against_a_bot(room, bot_takeover="false")
+        host = room.players[0]
+        room.service.online = lambda code: frozenset({"p-watcher"})
+        runner = await _against_a_bot(room, bot_takeover=option)
         try:
-            await asyncio.sleep(1.0)
-            state = await room.state(fresh=True)
-            seats = {s.id: s for s in state.active_seats}
-            # the bot rolled (if it is its turn) and placed; the away host's grace (today's
-            # automatic move, 15-30 s) has not run out: nobody played for them
-            placed = state.game_state.placed
-            assert all(is_bot(seats[s].player_id) for s in placed)
-            assert state.status == "playing" and not state.taken_over
+            live = await room.state()
+            host_seat = live.seat_of(host).id
+            bot_seat = next(s.id for s in live.active_seats if s.bot)
+            assert live.options["bot_takeover"] is taken
+            assert live.game_state.roller == host_seat  # the host rolls first
+            if taken:
+                assert (live.taken_over, live.away_due) == ({host_seat}, {})
+                assert set(controllers(live)) == {host_seat, bot_seat}
+            else:
+                assert (live.taken_over, set(live.away_due)) == (set(), {host_seat})
+                assert set(controllers(live)) == {bot_seat}
         finally:
             await runner.close()
 
