@@ -54,6 +54,16 @@ def test_another_process_announcement_runs_out_after_the_ttl() -> None:
     assert presence.online(ROOM) == frozenset()  # exactly 15 s after it was made
 
 
+def test_an_announcement_is_valid_for_15_seconds_by_default() -> None:
+    clock = Clock()
+    presence = Presence(clock=clock)
+    presence.announced(ROOM, "p2", frozenset({"ann"}))
+    clock.now += 14.999
+    assert presence.online(ROOM) == {"ann"}
+    clock.now += 0.001
+    assert presence.online(ROOM) == frozenset()
+
+
 def test_each_announcement_is_valid_for_the_ttl_from_when_it_came() -> None:
     presence, clock = _presence(ttl=15)
     presence.announced(ROOM, "p2", frozenset({"ann"}))
@@ -139,3 +149,5 @@ def test_forget_drops_what_is_kept_for_a_room() -> None:
     presence.forget(ROOM)
     assert presence.online(ROOM) == frozenset() and presence.away_since(ROOM) == {}
     assert presence.online("OTHER") == {"cat"}
+    presence.forget(ROOM)  # nothing kept: nothing to drop
+    presence.forget("NEVER")

@@ -84,6 +84,7 @@ def test_only_the_pages_own_host_and_port_are_accepted(same_host) -> None:
         "ftp://knobel.test:8000",  # not a web page
         "http://evil.test:8000",
         "http://knobel.test:8000.evil.test",
+        "http://knobel.test:8000X",
         "http://user@knobel.test:8000",
         "null",  # a sandboxed frame or a file
     ]
@@ -98,6 +99,7 @@ def test_allowed_origins_are_matched_exactly(listed) -> None:
     refused = [
         "https://knobel.exampl",  # a part of a listed origin
         "https://knobel.example.evil.test",  # a listed origin extended at the end
+        "https://knobel.exampleX",
         "https://evil.knobel.example",  # ... at the front
         "xhttps://knobel.example",
         "http://knobel.example",  # another scheme

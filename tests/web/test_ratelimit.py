@@ -55,7 +55,8 @@ def test_socket_rates_count_per_player_and_room(tmp_path) -> None:
 
 class _ClientAddress:
     """The app seen from several client addresses: each request's ``X-Test-Client`` header
-    becomes its client address (ASGI ``scope["client"]``), as another machine's would be."""
+    becomes its client address (ASGI ``scope["client"]``), as another machine's would be;
+    ``-`` is a server that reports no address (ASGI allows ``None``, e.g. on a Unix socket)."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -63,7 +64,7 @@ class _ClientAddress:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
             address = dict(scope["headers"]).get(b"x-test-client", b"10.0.0.1").decode()
-            scope = {**scope, "client": (address, 40000)}
+            scope = {**scope, "client": None if address == "-" else (address, 40000)}
         await self.app(scope, receive, send)
 
 
@@ -92,14 +93,20 @@ class _Visitor:
 
 
 @pytest.fixture
-def two_clients(settings) -> Iterator[tuple[_Visitor, _Visitor]]:
+def limited(settings) -> Iterator[TestClient]:
     """An app allowing each client 2 rooms, 2 joins and 2 unknown room codes an hour (so no
-    window runs out during the test), reached from two addresses."""
-    limited = settings.model_copy(update={
+    window runs out during the test), whose requests come from the address each names."""
+    app = create_app(settings.model_copy(update={
         "rate_limit_rooms": "2/hour", "rate_limit_joins": "2/hour",
-        "rate_limit_misses": "2/hour"})
-    with TestClient(_ClientAddress(create_app(limited)), base_url="http://testserver") as c:
-        yield _Visitor(c, "10.0.0.1"), _Visitor(c, "10.0.0.2")
+        "rate_limit_misses": "2/hour"}))
+    with TestClient(_ClientAddress(app), base_url="http://testserver") as c:
+        yield c
+
+
+@pytest.fixture
+def two_clients(limited: TestClient) -> tuple[_Visitor, _Visitor]:
+    """Two addresses of the ``limited`` app."""
+    return _Visitor(limited, "10.0.0.1"), _Visitor(limited, "10.0.0.2")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -121,3 +128,16 @@ def test_http_limits_count_per_client_address(two_clients) -> None:
     assert ann.status("GET", f"/r/{code}") == 429
     assert bob.status("GET", f"/r/{unknown}") == 404
     assert bob.status("GET", f"/r/{code}") == 200
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_requests_without_a_client_address_share_one_count(limited) -> None:
+    """A server that reports no address (``scope["client"]`` None): the limits still hold,
+    over all such requests together, and leave the addressed clients' counts alone."""
+    first, second, known = (_Visitor(limited, "-"), _Visitor(limited, "-"),
+                            _Visitor(limited, "10.0.0.3"))
+    assert [first.create_room()[0], second.create_room()[0], first.create_room()[0]] == [
+        303, 303, 429]
+    assert [first.status("GET", "/r/ABCDEFGHJKMNPQRS") for _ in range(2)] == [404, 404]
+    assert second.status("GET", "/r/ABCDEFGHJKMNPQRS") == 429
+    assert known.create_room()[0] == 303
