@@ -76,10 +76,11 @@ class Presence:
         now = self.clock()
         changed = []
         for code, processes in list(self._remote.items()):
-            if any(expires <= now for _, expires in processes.values()):
+            gone = [process for process, (_, expires) in processes.items() if expires <= now]
+            if gone:
                 before = self.local(code).union(*(pl for pl, _ in processes.values()))
-                for process in [p for p, (_, e) in processes.items() if e <= now]:
-                    processes.pop(process, None)
+                for process in gone:
+                    del processes[process]
                 if not processes:
                     del self._remote[code]
                 changed.append((code, before))

@@ -46,6 +46,23 @@ def test_decisions_and_expiry() -> None:
     storage.timer.cancel()
 
 
+def test_the_armed_walk_drops_expired_counters_by_itself() -> None:
+    storage = SparseExpiryStorage()
+    storage.EXPIRE_EVERY = 0.01  # this storage's walk: soon after a hit
+    limiter = SlidingWindowCounterRateLimiter(storage)
+    rate = parse("1/second")
+    assert limiter.hit(rate, "ws", "a")
+    for _ in range(300):  # a's windows pass (2 s); each hit of b arms the walk again
+        limiter.hit(rate, "ws", "b")
+        storage.timer.join()
+        if not any("/a/" in key for key in storage.storage):
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError(f"a's counters were never dropped: {list(storage.storage)}")
+    assert any("/b/" in key for key in storage.storage)
+
+
 def test_socket_rates_count_per_player_and_room(tmp_path) -> None:
     rates = SocketRates(Settings(database_url="sqlite+aiosqlite:///:memory:",
                                  var_dir=tmp_path, ws_message_rate="2/hour;100/day"))
@@ -115,6 +132,8 @@ def test_http_limits_count_per_client_address(two_clients) -> None:
     made = [ann.create_room() for _ in range(3)]
     assert [status for status, _ in made] == [303, 303, 429]
     code = made[0][1]
+    refused = ann.send("POST", "/rooms", data={"game": "knister", "name": "Anna"})
+    assert (refused.status_code, refused.json()) == (429, {"detail": "too many requests"})
     assert bob.create_room()[0] == 303  # another address: its own count
 
     # joins: Ann's address may still join (another limit than rooms), twice
