@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     dice = DiceSource(allow_loaded=settings.test_routes)
     broadcast = make_broadcast(settings.broadcast_url)
-    presence = Presence(ttl=Hub.PRESENCE_TTL)
+    presence = Presence(ttl=settings.presence_ttl_seconds)
     rooms = RoomService(db, broadcast.publish, dice, presence=presence,
                         host_grace=timedelta(seconds=settings.host_grace_seconds))
     parts = PartCache()

@@ -74,6 +74,11 @@ class Settings(BaseSettings):
         description="Seconds between checks of open rooms' versions in the database; 0: off",
     )
 
+    presence_ttl_seconds: float = Field(
+        default=15.0, gt=0,
+        description="How long another process's announcement of who is online stays valid; "
+        "each process re-announces every third of it (seconds)",
+    )
     room_idle_seconds: float = Field(
         default=300.0, gt=0,
         description="A room with no open page here this long leaves memory (seconds)",

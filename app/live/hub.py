@@ -39,11 +39,11 @@ class Hub:
     (None: no periodic check); ``idle`` is told when a room gets or loses its last socket here.
 
     Presence spans processes: each process announces which players have a socket open on it
-    (at once when that changes, and every ``HEARTBEAT`` seconds); announcements of a process
-    that stops sending expire after ``PRESENCE_TTL`` seconds.
+    (at once when that changes, and every third of the presence's ``ttl``); announcements of
+    a process that stops sending expire ``ttl`` seconds after its last one, and this process
+    shows them gone at that moment (``PRESENCE_TTL`` unless ``presence`` says otherwise).
     """
 
-    HEARTBEAT = 5.0
     PRESENCE_TTL = 15.0
 
     def __init__(
@@ -64,6 +64,7 @@ class Hub:
         self.idle = idle
         self.process = uuid.uuid4().hex[:12]
         self.presence = presence or Presence(ttl=self.PRESENCE_TTL)
+        self.heartbeat = self.presence.ttl / 3  # two announcements may be lost in a row
         self.delivery = Delivery(snapshot, renderer, self.presence.online)
         self.rooms: dict[str, set[Connection]] = self.delivery.rooms
         self._tasks: list[asyncio.Task[None]] = []
@@ -146,11 +147,18 @@ class Hub:
         await self._presence_update(message.code, before)
 
     async def _heartbeat(self) -> None:
-        """Re-announce this process's presence; expire silent processes' presence."""
+        """Re-announce this process's presence every ``heartbeat`` seconds; expire a silent
+        process's announcements the moment they run out."""
+        clock = self.presence.clock
+        beat = clock() + self.heartbeat
         while True:
-            await asyncio.sleep(self.HEARTBEAT)
-            for code in list(self.rooms):
-                await self.broadcast.publish_presence(code, self.process, self.local(code))
+            expiry = self.presence.next_expiry()
+            await asyncio.sleep(max(0.0, min(beat, expiry if expiry is not None else beat)
+                                    - clock()))
+            if clock() >= beat:
+                beat = clock() + self.heartbeat
+                for code in list(self.rooms):
+                    await self.broadcast.publish_presence(code, self.process, self.local(code))
             for code, before in self.presence.expire():
                 await self._presence_update(code, before)
 

@@ -55,12 +55,20 @@ class Presence:
             del self._local[code]
 
     def announced(self, code: str, process: str, players: frozenset[str]) -> None:
-        """Another ``process`` says ``players`` have a socket in ``code`` there."""
-        rooms = self._remote.setdefault(code, {})
+        """Another ``process`` says ``players`` have a socket in ``code`` there (valid for
+        ``ttl`` seconds from now; an empty set withdraws its announcement at once)."""
         if players:
-            rooms[process] = (players, self.clock() + self.ttl)
-        else:
-            rooms.pop(process, None)
+            self._remote.setdefault(code, {})[process] = (players, self.clock() + self.ttl)
+            return
+        processes = self._remote.get(code, {})
+        processes.pop(process, None)
+        if not processes:
+            self._remote.pop(code, None)
+
+    def next_expiry(self) -> float | None:
+        """The earliest moment (``clock()`` seconds) an announcement runs out, or None."""
+        return min((expires for processes in self._remote.values()
+                    for _, expires in processes.values()), default=None)
 
     def expire(self) -> list[tuple[str, frozenset[str]]]:
         """Drop announcements past their time; returns each room whose presence that may
@@ -68,10 +76,13 @@ class Presence:
         now = self.clock()
         changed = []
         for code, processes in list(self._remote.items()):
-            if any(expires <= now for _, expires in processes.values()):
+            gone = [process for process, (_, expires) in processes.items() if expires <= now]
+            if gone:
                 before = self.local(code).union(*(pl for pl, _ in processes.values()))
-                for process in [p for p, (_, e) in processes.items() if e <= now]:
-                    processes.pop(process, None)
+                for process in gone:
+                    del processes[process]
+                if not processes:
+                    del self._remote[code]
                 changed.append((code, before))
         return changed
 

@@ -49,8 +49,7 @@ class SocketRates:
 
     def hit(self, room: str, player_id: str) -> bool:
         """Count one message of ``player_id`` in ``room``; False when it is over a limit."""
-        key = f"{room}/{player_id}"
-        return all(self._limiter.hit(rate, "ws", key) for rate in self._rates)
+        return all(self._limiter.hit(rate, room, player_id) for rate in self._rates)
 
 
 class RateLimits:
@@ -66,11 +65,17 @@ class RateLimits:
 
     def hit(self, kind: str, request: Request) -> None:
         """Count one ``kind`` action by the client; raises HTTP 429 over the limit."""
-        client = request.client.host if request.client else "unknown"
+        client = _client(request)
         if not all(self._limiter.hit(rule, kind, client) for rule in self._rules[kind]):
             raise HTTPException(429, detail="too many requests")
 
     def blocked(self, kind: str, request: Request) -> bool:
         """True when the client is over the ``kind`` limit already (without counting)."""
-        client = request.client.host if request.client else "unknown"
+        client = _client(request)
         return not all(self._limiter.test(rule, kind, client) for rule in self._rules[kind])
+
+
+def _client(request: Request) -> str:
+    """Whose count a request adds to: its client's address, or "" when the server reports
+    none (all such requests then share one count)."""
+    return request.client.host if request.client else ""

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.rooms.dice import DiceSource
+from app.rooms.rules import page_basis
 from app.rooms.service import RoomService
 from app.settings import Settings
 from app.store.db import Database
@@ -36,9 +37,15 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
-async def _play(database_url: str, players: list[str], names: list[str]) -> str:
+async def _play(database_url: str, players: list[str], names: list[str], bot: bool = False,
+                table_seat: str | None = None,
+                taken_over: frozenset[tuple[str, int]] = frozenset()) -> str:
     """A finished Kniffel game: every seat fills FILLERS in order, then five ones in chance
-    (one roll each turn). Returns the room code."""
+    (one roll each turn). ``bot``: the host seats a strong bot after the people (it plays as
+    they do, through the room service); ``table_seat``: the host then adds a seat without a
+    phone of that name, and plays its turns; ``taken_over``: (player, turn number) pairs a
+    bot plays for that away player (``RoomService.act(takeover=True)``). Returns the room
+    code."""
     db = Database(database_url)
     dice = DiceSource(allow_loaded=True)
 
@@ -50,13 +57,27 @@ async def _play(database_url: str, players: list[str], names: list[str]) -> str:
         code = await service.create_room(players[0], names[0], "kniffel")
         for player, name in zip(players[1:], names[1:], strict=True):
             await service.join(code, player, name)
+        seated: list[tuple[str, dict]] = [(player, {}) for player in players]  # who, for whom
+        added = ([("add_bot", {"level": "strong"})] if bot else []) + (
+            [("add_table_seat", {"name": table_seat})] if table_seat else [])
+        for kind, fields in added:
+            await act_as(service, code, players[0], {"type": kind, **fields})
+            state = await service.current(code)
+            assert state is not None
+            seat = state.seats[-1]
+            seated.append((players[0], {"seat": seat.id}) if seat.table_seat
+                          else (seat.player_id, {}))
         await act_as(service, code, players[0], {"type": "start"})
         turns = [*FILLERS, ("chance", [1, 1, 1, 1, 1])]
-        for box, faces in turns:
-            for player in players:
+        for number, (box, faces) in enumerate(turns, 1):
+            for player, claim in seated:
+                takeover = not claim and (player, number) in taken_over
                 dice.load(code, faces)
-                assert (await act_as(service, code, player, {"type": "roll"})).version
-                await act_as(service, code, player, {"type": "score", "box": box})
+                for message in ({"type": "roll"}, {"type": "score", "box": box}):
+                    state = await service.current(code)
+                    assert state is not None
+                    await service.act(code, player, {**page_basis(state), **message, **claim},
+                                      takeover=takeover)
         state = await service.current(code)
         assert state is not None and state.status == "finished"
         return code
@@ -87,6 +108,57 @@ def test_result_accuracy_and_review_list_every_turn(client, settings) -> None:
     assert html.count('data-decision="keep" data-chosen="11111" data-best="" '
                       'data-loss="16.2500"') == 2
     assert 'data-summary-seat=' in html and f"/players/{players[0]}/games" in html
+
+
+def test_review_of_a_game_with_a_bot_seat_and_a_taken_over_turn(client, settings) -> None:
+    """Anna, Bram, a bot and Cleo (a seat without a phone, played on Anna's) each fill the
+    same boxes with the same dice (228 points: 63 and the 35 bonus above; 17, 13, 25, 30, 40,
+    0 and chance 5 below); a bot plays Bram's last turn, which keeps five ones for chance
+    (16.25 points lost: tests/rooms/games/kniffel/test_analysis.py). The review names every
+    seat, marks the bot and the moves made for Bram as automatic, and leaves them out of his
+    accuracy (docs/rules.md, "Bots")."""
+    players = [uuid.uuid4().hex for _ in range(2)]
+    code = asyncio.run(_play(settings.database_url, players, ["Anna", "Bram"], bot=True,
+                             table_seat="Cleo", taken_over=frozenset({(players[1], 13)})))
+    page = client.get(f"/r/{code}/games/1/review", headers={"accept-language": "en"})
+    assert page.status_code == 200
+    html = page.text
+    seats = re.findall(r'<h2 id="seat-(\d+)">([^<]*)</h2>', html)
+    assert [name for _, name in seats] == ["Anna", "Bram", "Bot Anna", "Cleo"]
+    anna, bram, bot, cleo = (int(seat) for seat, _ in seats)
+    summary = dict(re.findall(r'<tr data-summary-seat="(\d+)">(.*?)</tr>', html, re.S))
+    for seat in (anna, bram):  # people link to their games; a bot or a seat without a phone
+        assert f'href="/players/{players[(anna, bram).index(seat)]}/games"' in summary[str(seat)]
+    assert "/players/" not in summary[str(bot)] + summary[str(cleo)]  # has no such page
+    assert [f'data-bot="{seat}"' in summary[str(seat)] for seat in (anna, bram, bot, cleo)] == [
+        False, False, True, False]
+    numbers = {seat: re.findall(r'<td class="lb-num"[^>]*>([^<]*)</td>', row)
+               for seat, row in summary.items()}
+    assert {seat: cells[0] for seat, cells in numbers.items()} == {
+        str(seat): "228" for seat in (anna, bram, bot, cleo)}
+    # the last turn: kept five ones (16.25 lost) and wrote them in chance, made for Bram
+    last = dict(re.findall(r'<tr data-review-turn="13" data-seat="(\d+)"(.*?)</tr>', html,
+                           re.S))
+    for seat in (anna, bram, bot, cleo):
+        assert 'data-decision="keep" data-chosen="11111" data-best="" data-loss="16.2500"' \
+            in last[str(seat)]
+    assert "rolled automatically" in last[str(bram)] and "filled automatically" in last[str(bram)]
+    rows = re.findall(r'<tr data-review-turn="(\d+)" data-seat="(\d+)"(.*?)</tr>', html, re.S)
+    assert len(rows) == 4 * 13
+    assert {(int(turn), int(seat)) for turn, seat, row in rows if "automatically" in row} == {
+        (13, bram)}  # no other move was made for anyone: the bot's own are its decisions
+    # the same dice and choices cost each seat the same in every turn; Bram's summary leaves
+    # out the turn the bot played for him ("Lost in all", one decimal)
+    losses = {(int(seat), int(turn)): float(loss) for turn, seat, loss in re.findall(
+        r'data-review-turn="(\d+)" data-seat="(\d+)" data-turn-loss="([0-9.]+)"', html)}
+    first = {seat: [losses[seat, turn] for turn in range(1, 13)]
+             for seat in (anna, bram, bot, cleo)}
+    assert first[anna] == first[bram] == first[bot] == first[cleo]
+    own = sum(first[bram])
+    assert [losses[seat, 13] for seat in (anna, bram, bot, cleo)] == [16.25, 0, 16.25, 16.25]
+    lost = {int(seat): float(cells[-1]) for seat, cells in numbers.items()}
+    assert lost[anna] == lost[bot] == lost[cleo] == pytest.approx(own + 16.25, abs=0.05)
+    assert lost[bram] == pytest.approx(own, abs=0.05)
 
 
 def test_review_of_a_running_game_or_unknown_room_is_404(client) -> None:

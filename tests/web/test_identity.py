@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 
-from app.main import SESSION_COOKIE
+from app.main import SESSION_COOKIE, create_app
 
 
 def _set_cookie_header(response) -> str:
@@ -103,3 +104,17 @@ def test_an_unparsable_address_is_a_friendly_page_for_browsers_and_422_for_clien
         assert "text/html" in page.headers["content-type"]
         assert "This page does not exist." in page.text and "int_parsing" not in page.text
         assert client.get(path, headers={"accept": "application/json"}).status_code == 422
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("https_only", "secure"), [(True, True), (False, False)])
+def test_https_only_marks_the_session_cookie_secure(settings, https_only: bool,
+                                                    secure: bool) -> None:
+    """``HTTPS_ONLY=true`` (README, "Configuration"): the browser sends the cookie over HTTPS
+    only; without it the cookie is not marked (a plain-HTTP development server)."""
+    app = create_app(settings.model_copy(update={"https_only": https_only}))
+    with TestClient(app, base_url="https://testserver") as test_client:
+        header = _set_cookie_header(test_client.get("/name"))
+    attributes = {part.strip().split("=")[0].lower() for part in header.split(";")[1:]}
+    assert ("secure" in attributes) is secure
+    assert {"httponly", "samesite", "path", "max-age"} <= attributes
