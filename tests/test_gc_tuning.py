@@ -8,6 +8,7 @@ import gc
 import pytest
 
 from app import gc_tuning
+from tests.support.waiting import until_async
 
 
 @pytest.fixture(autouse=True)
@@ -51,13 +52,10 @@ async def test_young_garbage_is_collected_between_freezes() -> None:
         assert gone() is not None
         task = asyncio.create_task(gc_tuning.keep_frozen(freeze_every=60.0, young_every=0.01))
         try:
-            for _ in range(100):
-                await asyncio.sleep(0.01)
-                if gone() is None:
-                    break
+            await until_async(lambda: gone() is None, "the young cycle is collected", 1,
+                              every=0.01)
         finally:
             task.cancel()
-        assert gone() is None
     finally:
         if was_enabled:
             gc.enable()

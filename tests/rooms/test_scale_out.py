@@ -24,6 +24,7 @@ from tests.support.postgres_server import PostgresProcess
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess, server_env_for
 from tests.support.tcp_proxy import ReplyLosingProxy
+from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
@@ -89,11 +90,7 @@ def _logged(path: Path, event: str) -> list[dict]:
 
 
 async def _wait_logged(path: Path, event: str, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not _logged(path, event):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{event} never logged in {path.name}")
-        await asyncio.sleep(0.05)
+    await until_async(lambda: _logged(path, event), f"{event} logged in {path.name}", timeout)
 
 
 class Pair:

@@ -5,7 +5,6 @@ docs/architecture.md, "Bots")."""
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from app.store.models import Game, GameEvent, Room
 from tests.support.players import Guest
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess
+from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
@@ -52,13 +52,12 @@ async def _bot_room(guest: Guest, levels=("strong", "casual", "strong")) -> str:
 
 
 async def _wait(guest: Guest, code: str, done, timeout: float) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The state of room ``code`` once ``done(state)`` holds (read every 0.2 s)."""
+    async def reached() -> dict | None:
         state = await guest.state(code)
-        if done(state):
-            return state
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"not reached in {timeout} s: {state['status']}")
+        return state if done(state) else None
+    return await until_async(reached, f"room {code} reaches the awaited state", timeout,
+                             every=0.2)
 
 
 async def _stored_moves(database_url: str, code: str) -> list[GameEvent]:

@@ -18,6 +18,7 @@ from app.rooms.bots.runner import BotRunner
 from app.rooms.errors import RoomError
 from app.store.models import GameEvent
 from tests.support.room_service import ServiceRoom, service_room
+from tests.support.waiting import until_async
 
 
 def run_bots(room: ServiceRoom, grace: float = 0.0, strategies=lambda r, o: None) -> BotRunner:
@@ -44,11 +45,16 @@ async def events(room: ServiceRoom) -> list[GameEvent]:
 
 
 async def finish(room: ServiceRoom, timeout: float = 60.0) -> None:
-    for _ in range(int(timeout * 10)):
-        if (await room.state(fresh=True)).status == "finished":
-            return
-        await asyncio.sleep(0.1)
-    pytest.fail("the game did not end")
+    async def ended() -> bool:
+        return (await room.state(fresh=True)).status == "finished"
+    await until_async(ended, "the game ends", timeout, every=0.1)
+
+
+async def rolls(room: ServiceRoom, count: int, what: str) -> None:
+    """Wait (10 s at most) until the room's game has ``count`` rolls (as stored)."""
+    async def rolled() -> bool:
+        return len((await room.state(fresh=True)).game_state.rolls) >= count
+    await until_async(rolled, what, 10, every=0.1)
 
 
 async def test_host_adds_and_removes_bots(database_url):
@@ -122,12 +128,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
             assert room.service.timers._handles.get(room.code) is None  # no timer armed
             room.service.online = lambda code: frozenset({"p-watcher"})  # someone looks in
             room.service.presence_changed(room.code)
-            for _ in range(100):
-                if len((await room.state(fresh=True)).game_state.rolls) >= 3:
-                    break
-                await asyncio.sleep(0.1)
-            else:
-                pytest.fail("the bots did not stand in for the away host")
+            await rolls(room, 3, "the bots stand in for the away host")
         finally:
             await runner.close()
 
@@ -166,14 +167,12 @@ async def test_play_against_bots_starts_a_room_with_the_bots(database_url):
 async def test_a_returning_player_takes_over_at_once(database_url):
     async with service_room(database_url, "knister", ["Ann"]) as room:
         host = room.players[0]
+        room.service.online = lambda code: frozenset({"p-watcher"})  # Ann away, a watcher
         runner = run_bots(room)
         await room.room_action(host, "add_bot", level="strong")
         await room.room_action(host, "start")
         try:
-            for _ in range(100):  # the bot plays for the away host for a few rolls
-                if len((await room.state(fresh=True)).game_state.rolls) >= 3:
-                    break
-                await asyncio.sleep(0.1)
+            await rolls(room, 3, "the bot plays for the away host for a few rolls")
             room.service.online = lambda code: frozenset({host})  # Ann opens the page again
             room.service.presence_changed(room.code)
             await asyncio.sleep(0.3)  # a move already on its way may still land
