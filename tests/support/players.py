@@ -121,17 +121,27 @@ class RoomSocket:
     async def send_raw_for_error(self, text: str | bytes, timeout: float = 10) -> Reply:
         """Send a message that carries no usable action id (malformed, oversized, binary) and
         wait for the server's error answer to it (errors without an action id)."""
+        return await self.send_raw_for_reply(text, "", timeout)
+
+    async def send_raw_for_reply(self, text: str | bytes, action_id: str,
+                                 timeout: float = 10) -> Reply:
+        """Send anything and wait for the answer (ack or error) that names ``action_id``
+        ("": an answer that names none). ``TimeoutError`` after ``timeout`` seconds."""
         if self.ended is not None:
             raise SocketClosed(f"socket already ended: {self.ended}")
-        assert "" not in self._waiters, "one message without an action id at a time"
+        assert action_id not in self._waiters, "one message per action id at a time"
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._waiters[""] = fut
+        self._waiters[action_id] = fut
         try:
             await self.ws.send(text)
-            return await asyncio.wait_for(fut, timeout)
+            try:
+                return await asyncio.wait_for(fut, timeout)
+            except TimeoutError:
+                raise TimeoutError(f"room {self.code}: no answer naming {action_id!r} within "
+                                   f"{timeout:g} s to {str(text)[:200]!r}") from None
         finally:
-            if self._waiters.get("") is fut:
-                del self._waiters[""]
+            if self._waiters.get(action_id) is fut:
+                del self._waiters[action_id]
 
     async def act(self, kind: str, action_id: str | None = None, timeout: float = 10,
                   basis: dict | None = None, **fields) -> Reply:
