@@ -4,7 +4,6 @@ every bot move stored once. Rules: docs/rules.md, "Bots"."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from datetime import timedelta
 
@@ -21,9 +20,22 @@ from tests.support.room_service import ServiceRoom, service_room
 from tests.support.waiting import until_async
 
 
+class CountingLease(LocalLease):
+    """``LocalLease`` counting the driver's looks at a room: it asks for the lease once per
+    pass, before deciding the bots' moves on the state it just read."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    async def hold(self, code: str) -> bool:
+        self.looks += 1
+        return await super().hold(code)
+
+
 def run_bots(room: ServiceRoom, grace: float = 0.0, strategies=lambda r, o: None) -> BotRunner:
-    """Hook a runner with a short delay into the room's service (as ``bots.install``)."""
-    runner = BotRunner(room.service, strategies, LocalLease(), delay=(0.0, 0.01), poll=0.2)
+    """Hook a runner with a short delay into the room's service (as ``bots.install``); its
+    lease is a ``CountingLease`` (for ``quiet``)."""
+    runner = BotRunner(room.service, strategies, CountingLease(), delay=(0.0, 0.01), poll=0.2)
     room.service.timers.bots = BotControl(timedelta(seconds=grace))
     room.service.timers.watch = runner.watch
     return runner
@@ -48,6 +60,22 @@ async def finish(room: ServiceRoom, timeout: float = 60.0) -> None:
     async def ended() -> bool:
         return (await room.state(fresh=True)).status == "finished"
     await until_async(ended, "the game ends", timeout, every=0.1)
+
+
+async def quiet(room: ServiceRoom, runner: BotRunner, looks: int = 3) -> None:
+    """Wait until the bot driver has looked at the room ``looks`` times while it did not
+    change: everything the bots would do on this table is done (a move first seen on one
+    look is sent by the next one at the latest, its delay being at most 0.01 s). The
+    positive barrier before checking that nothing (more) happens."""
+    lease = runner.lease
+    assert isinstance(lease, CountingLease)
+
+    async def unchanged() -> bool:
+        version, start = (await room.state(fresh=True)).version, lease.looks
+        await until_async(lambda: lease.looks >= start + looks, "the bot driver looks again")
+        return (await room.state(fresh=True)).version == version
+    await until_async(unchanged, "the room stays as it is while the bot driver looks", 20,
+                      every=0)
 
 
 async def rolls(room: ServiceRoom, count: int, what: str) -> None:
@@ -118,7 +146,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
         host = room.players[0]
         runner = await _against_a_bot(room, timer="30")
         try:
-            await asyncio.sleep(1.0)
+            await quiet(room, runner)
             state = await room.state(fresh=True)
             host_seat = state.seat_of(host).id
             assert state.status == "playing" and len(state.game_state.rolls) <= 1
@@ -137,7 +165,7 @@ async def test_takeover_off_keeps_the_away_player_waiting(database_url):
     async with service_room(database_url, "knister", ["Ann"]) as room:
         runner = await _against_a_bot(room, bot_takeover="false")
         try:
-            await asyncio.sleep(1.0)
+            await quiet(room, runner)
             state = await room.state(fresh=True)
             seats = {s.id: s for s in state.active_seats}
             # the bot rolled (if it is its turn) and placed; the away host's grace (today's
@@ -175,9 +203,9 @@ async def test_a_returning_player_takes_over_at_once(database_url):
             await rolls(room, 3, "the bot plays for the away host for a few rolls")
             room.service.online = lambda code: frozenset({host})  # Ann opens the page again
             room.service.presence_changed(room.code)
-            await asyncio.sleep(0.3)  # a move already on its way may still land
+            await quiet(room, runner)  # a move already on its way may still land
             before = len(await events(room))
-            await asyncio.sleep(1.5)
+            await quiet(room, runner)
             state = await room.state(fresh=True)
             assert not state.taken_over and state.status == "playing"
             later = (await events(room))[before:]

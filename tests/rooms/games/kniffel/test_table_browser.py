@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from app.engines.kniffel import KNIFFEL_BOXES, Scorecard
 from tests.support import http
-from tests.support.browser import chromium, create_room, pdf_pages, screenshot
+from tests.support.browser import caught_up, chromium, create_room, pdf_pages, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -44,7 +44,7 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
         ctx = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
         page = ctx.new_page()
         code = create_room(page, server, "kniffel", "Anna")
-        page.wait_for_timeout(300)
+        caught_up(page, server, code)  # no update on its way replaces the form
         page.select_option("select[name=dice]", "real")
         # the server's answer (the lobby re-rendered with the option chosen), not just the
         # select's own value: the next action must be decided on the new room version
@@ -55,7 +55,7 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
         expect(page.locator("#live .seat [data-table-seat]")).to_have_count(1)
         expect(page.locator("#live .seat:has([data-table-seat])")).to_contain_text("Bram")
         screenshot(page, "kniffel-table-lobby")
-        page.wait_for_timeout(300)
+        caught_up(page, server, code)
         page.click("[data-action=start]")
 
         turns = [t for pair in zip(ANNA, BRAM, strict=True) for t in pair]

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from app.engines.knister import KnisterRules, score_grid
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, pdf_pages, screenshot
+from tests.support.browser import caught_up, chromium, create_room, join, pdf_pages, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -35,7 +35,7 @@ def test_two_phones_enter_real_sums_to_the_end(server) -> None:
         code = create_room(anna, server, "knister", "Anna")
         join(bram, server, code, "Bram")
         anna.wait_for_selector("#live .seat[data-presence=online] >> nth=1")
-        anna.wait_for_timeout(300)
+        caught_up(anna, server, code)  # no update on its way replaces the form
         anna.select_option("select[name=dice]", "real")
         expect(bram.locator("select[name=dice]")).to_have_value("real")
         expect(bram.locator("select[name=dice]")).to_be_disabled()
