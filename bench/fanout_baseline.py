@@ -24,6 +24,7 @@ import asyncio
 import json
 import re
 import signal
+import socket
 from pathlib import Path
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
@@ -84,10 +85,12 @@ async def main(args: argparse.Namespace) -> None:
     stop = asyncio.get_running_loop().create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):
         asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
-    async with serve(rooms.handler, args.host, args.port, compression=None,
-                     extensions=extensions, max_size=2**20, ping_interval=None,
-                     backlog=4096):
-        print(f"baseline listening on ws://{args.host}:{args.port}", flush=True)
+    where = ({"sock": socket.socket(fileno=args.fd)} if args.fd is not None
+             else {"host": args.host, "port": args.port})
+    async with serve(rooms.handler, compression=None, extensions=extensions,
+                     max_size=2**20, ping_interval=None, backlog=4096, **where) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        print(f"baseline listening on ws://{args.host}:{port}", flush=True)
         await stop
 
 
@@ -95,6 +98,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--fd", type=int, help="serve on this inherited listening socket "
+                        "(instead of --host/--port: the caller holds the port)")
     parser.add_argument("--payload-file", help="a captured live fragment to broadcast")
     parser.add_argument("--payload-bytes", type=int, default=48_000,
                         help="filler size when no --payload-file (default 48000)")

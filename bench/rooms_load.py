@@ -41,6 +41,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -84,13 +85,16 @@ def timeline(sent_at: list[float], latencies: list[float]) -> list[tuple[int, in
     return [(sec, len(v), percentile(v, 0.99), max(v)) for sec, v in sorted(buckets.items())]
 
 
-def free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """A TCP socket listening on 127.0.0.1 on a port the kernel picked, to hand to a server
+    process (``Server``, ``--fd``): the port is ours from the start, so no other process can
+    take it before the server listens. ``Server.stop()`` closes it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(4096)
+    sock.set_inheritable(True)
+    return sock
 
 
 def ensure_database(url: str) -> str:
@@ -144,11 +148,13 @@ def ensure_database(url: str) -> str:
 
 
 class Server:
-    """A server process started here and stopped by its pid (SIGTERM, then SIGKILL)."""
+    """A server process started here and stopped by its pid (SIGTERM, then SIGKILL), serving
+    on ``sock`` (``listening_socket``, passed to the child; closed by ``stop()``)."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], url: str,
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], sock: socket.socket,
                  ready: str, log: Path, cwd: Path = ROOT) -> None:
-        self.name, self.argv, self.env, self.url, self.ready = name, argv, env, url, ready
+        self.name, self.argv, self.env, self.sock, self.ready = name, argv, env, sock, ready
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         self.log, self.cwd = log, cwd
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -160,7 +166,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> Server:
         out = open(self.log, "ab")  # noqa: SIM115 - handed to the child
         self.proc = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdout=out,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, pass_fds=(self.sock.fileno(),))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -188,9 +194,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.kill(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
+        self.sock.close()
 
 
-def app_server(database_url: str, workdir: Path, port: int, environment: str = "production",
+def app_server(database_url: str, workdir: Path, sock: socket.socket,
+               environment: str = "production",
                app_root: Path = ROOT, deflate: bool = False,
                extra_env: dict[str, str] | None = None, workers: int = 1) -> Server:
     """uvicorn serving the app as the Dockerfile does (production settings, one process);
@@ -199,25 +207,26 @@ def app_server(database_url: str, workdir: Path, port: int, environment: str = "
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-" + "k" * 32,
            "VAR_DIR": str(workdir / "var"), "ENVIRONMENT": environment, **HIGH_LIMITS,
            **(extra_env or {})}
-    url = f"http://127.0.0.1:{port}"
     argv = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+            "--fd", str(sock.fileno()), "--log-level", "warning",
             "--backlog", "4096", "--ws-max-size", "65536",
             "--ws-per-message-deflate", "true" if deflate else "false"]
     if workers > 1:  # several processes share the port; they talk through Redis
         argv += ["--workers", str(workers)]
-    return Server("app", argv, env, url, url + "/healthz", workdir / "app.log", app_root)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    return Server("app", argv, env, sock, url + "/healthz", workdir / "app.log", app_root)
 
 
-def baseline_server(workdir: Path, port: int, payload: Path | None, size: int,
+def baseline_server(workdir: Path, sock: socket.socket, payload: Path | None, size: int,
                     compression: bool) -> Server:
-    """``bench/fanout_baseline.py`` on ``port``."""
-    argv = [sys.executable, str(ROOT / "bench" / "fanout_baseline.py"), "--port", str(port)]
+    """``bench/fanout_baseline.py`` serving on ``sock``."""
+    argv = [sys.executable, str(ROOT / "bench" / "fanout_baseline.py"),
+            "--fd", str(sock.fileno())]
     argv += ["--payload-file", str(payload)] if payload else ["--payload-bytes", str(size)]
     if not compression:
         argv.append("--no-compression")
-    return Server("baseline", argv, dict(os.environ), f"http://127.0.0.1:{port}",
-                  "baseline listening", workdir / "baseline.log")
+    return Server("baseline", argv, dict(os.environ), sock, "baseline listening",
+                  workdir / "baseline.log")
 
 
 # ----- the load generator (runs in worker processes) ----------------------------------------
@@ -1169,7 +1178,7 @@ def main(argv: list[str] | None = None) -> int:
         if not url:
             db = ensure_database(args.database_url)
             extra = {"BROADCAST_URL": args.broadcast_url} if args.workers > 1 else None
-            server = app_server(db, workdir, free_port(), args.app_environment,
+            server = app_server(db, workdir, listening_socket(), args.app_environment,
                                 Path(args.app_root).resolve(), args.server_deflate,
                                 extra, args.workers).start()
             url = server.url
@@ -1189,7 +1198,7 @@ def main(argv: list[str] | None = None) -> int:
         if sample:
             payload = workdir / "live_fragment.html"
             payload.write_text(sample, encoding="utf-8")
-        base = baseline_server(workdir, free_port(), payload, 48_000,
+        base = baseline_server(workdir, listening_socket(), payload, 48_000,
                                args.server_deflate and not args.no_compression).start()
         print(f"  baseline: pid {base.pid}, payload "
               f"{len(sample.encode()) if sample else 48_000} bytes", flush=True)

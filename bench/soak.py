@@ -31,7 +31,7 @@ import httpx
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rooms_load import ACK, ERROR, app_server, ensure_database, free_port  # noqa: E402
+from rooms_load import ACK, ERROR, app_server, ensure_database, listening_socket  # noqa: E402
 
 GOAL_MB = 50.0
 MB = 2**20
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.arenas:
         env |= {"PYTHONPATH": str(Path(__file__).resolve().parent / "memstats"),
                 "KNOBEL_MEMSTATS": str(workdir / "memstats")}
-    server = app_server(db, workdir, free_port(), extra_env=env)
+    server = app_server(db, workdir, listening_socket(), extra_env=env)
     arenas: list[str] = []
     server.start()
     print(f"soak: {args.rooms} rooms, {args.concurrency} at a time, ROOM_IDLE_SECONDS "

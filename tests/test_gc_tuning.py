@@ -8,6 +8,7 @@ import gc
 import pytest
 
 from app import gc_tuning
+from tests.support.waiting import until_async
 
 
 @pytest.fixture(autouse=True)
@@ -51,22 +52,38 @@ async def test_young_garbage_is_collected_between_freezes() -> None:
         assert gone() is not None
         task = asyncio.create_task(gc_tuning.keep_frozen(freeze_every=60.0, young_every=0.01))
         try:
-            for _ in range(100):
-                await asyncio.sleep(0.01)
-                if gone() is None:
-                    break
+            await until_async(lambda: gone() is None, "the young cycle is collected", 1,
+                              every=0.01)
         finally:
             task.cancel()
-        assert gone() is None
     finally:
         if was_enabled:
             gc.enable()
 
 
-async def _release_collects(busy: bool | None, release_every: float = 60.0) -> bool:
-    """Whether one released room gets its frozen garbage collected within 0.2 s, with
-    ``RELEASE_EVERY`` at ``release_every`` seconds, while the process is ``busy`` or not
-    (None: no busy check, always busy)."""
+class Ticks:
+    """A ``busy`` function for ``keep_frozen`` that answers ``busy`` and counts how often it
+    was asked: once at the start of every tick, so after ``n + 1`` questions ``n`` ticks
+    are done (the positive barrier instead of a sleep)."""
+
+    def __init__(self, busy: bool) -> None:
+        self.busy, self.asked = busy, 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return self.busy
+
+    async def done(self, ticks: int) -> None:
+        """Wait until ``ticks`` more ticks have run to their end."""
+        target = self.asked + ticks + 1
+        await until_async(lambda: self.asked >= target, f"{ticks} ticks of keep_frozen", 10,
+                          every=0.005)
+
+
+async def _release_collects(busy: bool, release_every: float = 60.0) -> bool:
+    """Whether one released room gets its frozen garbage collected within 20 freeze ticks
+    (0.01 s each), with ``RELEASE_EVERY`` at ``release_every`` seconds, while the process is
+    ``busy`` or not."""
     gc_tuning.refreeze()
     cycle = Cycle()
     gc.freeze()  # frozen while in use, as a room's sockets are after ten seconds
@@ -76,12 +93,12 @@ async def _release_collects(busy: bool | None, release_every: float = 60.0) -> b
     gc.collect()
     assert any(id(o) == cycle_id for o in gc.get_objects() + _frozen())
     gc_tuning.released(1)
+    ticks = Ticks(busy)
     task = asyncio.create_task(gc_tuning.keep_frozen(
-        freeze_every=0.01, collect_every=60.0,
-        busy=None if busy is None else (lambda: busy)))
+        freeze_every=0.01, collect_every=60.0, busy=ticks))
     old, gc_tuning.RELEASE_EVERY = gc_tuning.RELEASE_EVERY, release_every
     try:
-        await asyncio.sleep(0.2)
+        await ticks.done(20)
     finally:
         gc_tuning.RELEASE_EVERY = old
         task.cancel()
@@ -102,14 +119,14 @@ async def test_a_calm_process_collects_released_rooms_at_once_a_busy_one_waits()
 
 
 async def test_the_thresholds_follow_whether_the_process_is_busy() -> None:
-    busy = [True]
+    ticks = Ticks(True)
     task = asyncio.create_task(gc_tuning.keep_frozen(
-        freeze_every=60.0, young_every=0.01, busy=lambda: busy[0]))
+        freeze_every=60.0, young_every=0.01, busy=ticks))
     try:
-        await asyncio.sleep(0.05)
+        await ticks.done(2)
         assert gc.get_threshold() == gc_tuning.THRESHOLDS
-        busy[0] = False
-        await asyncio.sleep(0.05)
+        ticks.busy = False
+        await ticks.done(2)
         assert gc.get_threshold() == gc_tuning.CALM_THRESHOLDS == (700, 10, 10)
         assert gc_tuning._slow == gc_tuning.CALM_SLOW_COLLECTION
     finally:

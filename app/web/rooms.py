@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 import segno
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from sqlalchemy import literal, select
 
 from app.errors import KnobelError
@@ -235,10 +243,17 @@ async def finish_game(request: Request, code: str):
 
 @router.post("/_test/hold-connection", include_in_schema=False,
              dependencies=[Depends(require_test_routes)])
-async def hold_connection(request: Request, seconds: float = 1.0):
+async def hold_connection(request: Request, seconds: float = 1.0) -> StreamingResponse:
     """Test settings only (``Settings.test_routes``, else 404): keep one pooled database
-    connection in use for ``seconds`` (at most 10), as a long request would."""
-    async with get_db(request).engine.connect() as conn:
-        await conn.execute(select(literal(1)))
-        await asyncio.sleep(min(max(seconds, 0.0), 10.0))
-    return {"held": seconds}
+    connection in use for ``seconds`` (at most 10), as a long request would. The JSON answer
+    ``{"held": seconds}`` is streamed: its first bytes once the connection is taken (a test
+    waits for them before it crowds the pool), the rest once it is given back."""
+    engine = get_db(request).engine
+
+    async def body() -> AsyncIterator[bytes]:
+        async with engine.connect() as conn:
+            await conn.execute(select(literal(1)))
+            yield b'{"held": '
+            await asyncio.sleep(min(max(seconds, 0.0), 10.0))
+        yield json.dumps(seconds).encode() + b"}"
+    return StreamingResponse(body(), media_type="application/json")

@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.knikkers.helpers import choose, engine_view
-from tests.support.browser import chromium, screenshot
+from tests.support.browser import animations_done, chromium, screenshot
 from tests.support.server import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -30,6 +30,13 @@ BOARD_EQUALS = """board => {
   }
   return true;
 }"""
+
+
+def marble_arrived(page) -> None:
+    """Wait until the moved marble has travelled its path and the new ones appeared
+    (static/js/knikkers.js: no ghost marble or arriving cell left, no animation running)."""
+    page.wait_for_function("!document.querySelector('.kn-ghost, .kn-arriving, .kn-pending')")
+    animations_done(page)
 
 
 def _state(page, server, game_id: int) -> dict:
@@ -125,7 +132,7 @@ def test_play_undo_and_reach_the_end_screen_in_chromium(settings, backend, tmp_p
         moved = _state(page, server, game_id)
         assert moved["version"] == first["version"] + 1
         _expect_board(page, moved["board"])
-        page.wait_for_timeout(700)  # let the marble travel, for the screenshot
+        marble_arrived(page)  # for the screenshot
         screenshot(page, "knikkers-after-move")
         page.click("[data-action=undo]")
         _expect_version(page, moved["version"] + 1)
@@ -151,7 +158,7 @@ def test_play_undo_and_reach_the_end_screen_in_chromium(settings, backend, tmp_p
         expect(page.locator("[data-score]")).to_have_attribute("data-score", str(final["score"]))
         expect(dialog.locator("[data-action=new-game]")).to_be_visible()
         expect(dialog.locator("[data-action=replay]")).to_be_visible()
-        page.wait_for_timeout(700)
+        marble_arrived(page)
         screenshot(page, "knikkers-game-over")
 
         page.goto(f"{server.url}/knikkers/games/{game_id}/replay?step=1")

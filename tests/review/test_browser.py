@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.rooms.games.kniffel.test_analysis import FILLERS
 from tests.rooms.games.kniffel.test_browser import roll
-from tests.support.browser import chromium, host_and_guest, score_box, screenshot
+from tests.support.browser import caught_up, chromium, host_and_guest, score_box, screenshot
 from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -35,7 +35,7 @@ def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
         anna, bram, code = host_and_guest(browser, server, "kniffel")
 
         # the host switches hints on; the guest sees the option, read-only
-        anna.wait_for_timeout(300)
+        caught_up(anna, server, code)  # no update on its way replaces the form
         anna.check("input[data-option=hints]")
         bram.wait_for_selector("input[data-option=hints][checked][disabled]")
         anna.click("#live [data-action=start]")

@@ -4,7 +4,6 @@ same request shows the hint once the build is done (the page asks again by itsel
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import psutil
@@ -12,6 +11,7 @@ import pytest
 
 from tests.support.players import Guest
 from tests.support.server import ServerProcess, server_env_for
+from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
@@ -49,13 +49,12 @@ async def test_app_starts_without_tables_and_the_first_hint_is_preparing(setting
             assert "Preparing hints…" in hint.text
             assert 'hx-trigger="load delay:' in hint.text  # it asks again by itself
             # the page keeps asking; once the background build is done the hint is there
-            deadline = time.monotonic() + 240
-            while 'data-hint-state="shown"' not in hint.text:
-                assert time.monotonic() < deadline, "no hint after 240 s"
-                await asyncio.sleep(1)
-                hint = await guest.http.get(f"/r/{code}/hint")
-                assert hint.status_code == 200
-            assert 'data-hint="keep"' in hint.text and 'data-hint="box"' in hint.text
+            async def shown() -> str | None:
+                again = await guest.http.get(f"/r/{code}/hint")
+                assert again.status_code == 200
+                return again.text if 'data-hint-state="shown"' in again.text else None
+            text = await until_async(shown, "the hint is shown", 240, every=1)
+            assert 'data-hint="keep"' in text and 'data-hint="box"' in text
             assert list(folder.glob("kniffel.npz"))
             await sock.close()
         finally:

@@ -177,6 +177,8 @@ def test_a_double_tap_on_roll_rolls_once(server) -> None:
             if proxy.held:
                 break
             anna.wait_for_timeout(20)
+        else:
+            raise AssertionError("the roll's answer never reached the proxy")
         anna.wait_for_timeout(800)  # the answer arrives 0.8 s late: longer than the window
         proxy.release()
         expect(anna.locator("#live .dice")).to_have_attribute("data-roll-count", "1")

@@ -64,9 +64,19 @@ async def test_an_exhausted_pool_answers_503_and_changes_nothing(server_env, set
                 as api, httpx.AsyncClient(base_url=proc.url,
                                           headers={"Accept": "text/html",
                                                    "Accept-Language": "de"}) as browser:
-            holding = asyncio.create_task(hold.post("/_test/hold-connection",
-                                                    params={"seconds": 4}))
-            await asyncio.sleep(0.5)
+            held = asyncio.Event()
+
+            async def hold_the_pool() -> tuple[int, bytes]:
+                async with hold.stream("POST", "/_test/hold-connection",
+                                       params={"seconds": 4}) as response:
+                    body = b""
+                    async for chunk in response.aiter_bytes():
+                        body += chunk
+                        held.set()  # the first bytes: the connection is taken
+                    return response.status_code, body
+
+            holding = asyncio.create_task(hold_the_pool())
+            await asyncio.wait_for(held.wait(), 10)
             data = {"game": "knister", "name": "Anna"}
             as_json, as_html = await asyncio.gather(api.post("/rooms", data=data),
                                                     browser.post("/rooms", data=data))
@@ -76,5 +86,5 @@ async def test_an_exhausted_pool_answers_503_and_changes_nothing(server_env, set
                 "message": "The server is busy: please try again in a moment."}
             assert as_html.status_code == 503
             assert "Der Server ist ausgelastet" in as_html.text
-            assert (await holding).status_code == 200
+            assert await holding == (200, b'{"held": 4.0}')
     assert await _rooms(settings.database_url) == 0

@@ -7,7 +7,6 @@ own scheduling (a clock the test moves, no fixed sleeps).
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -20,6 +19,7 @@ from app.rooms.rules import HOST_GRACE
 from app.rooms.service import RoomService
 from app.store.db import Database
 from tests.support.room_service import act_as
+from tests.support.waiting import until_async
 
 
 class Harness:
@@ -64,10 +64,8 @@ class Harness:
         before = len(self.published)
         if fires:
             self.service.presence_changed(code)
-            async def published() -> None:
-                while len(self.published) == before:
-                    await asyncio.sleep(0.01)
-            await asyncio.wait_for(published(), 5)
+            await until_async(lambda: len(self.published) > before,
+                              "the timer publishes what was due", 5, every=0.01)
             async with self.service.lock(code):  # the timer's write has finished
                 pass
         else:

@@ -19,11 +19,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
+from app.live.broadcast import CHANNEL
+from app.store.redis_client import redis_client
 from tests.support.players import ERROR, Guest, Reply, RoomSocket
 from tests.support.postgres_server import PostgresProcess
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess, server_env_for
 from tests.support.tcp_proxy import ReplyLosingProxy
+from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
@@ -89,11 +92,19 @@ def _logged(path: Path, event: str) -> list[dict]:
 
 
 async def _wait_logged(path: Path, event: str, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not _logged(path, event):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{event} never logged in {path.name}")
-        await asyncio.sleep(0.05)
+    await until_async(lambda: _logged(path, event), f"{event} logged in {path.name}", timeout)
+
+
+async def _subscribers(url: str, count: int) -> None:
+    """Wait until ``count`` connections listen on the rooms channel of the Redis at ``url``."""
+    client = redis_client(url)
+    try:
+        async def listening() -> bool:
+            (_channel, listeners), = await client.pubsub_numsub(CHANNEL)
+            return listeners >= count
+        await until_async(listening, f"{count} processes subscribe to {CHANNEL}")
+    finally:
+        await client.aclose()
 
 
 class Pair:
@@ -138,7 +149,10 @@ async def test_players_on_two_processes_finish_through_a_redis_restart(
             assert (await bram.join(code)).status_code == 303
             a, b = await anna.connect(code), await bram.connect(code)
             # each process sees the other's player online
-            await asyncio.sleep(0.5)
+            async def both_online() -> bool:
+                pages = [await g.http.get(f"/r/{code}") for g in (anna, bram)]
+                return all(p.text.count('data-presence="online"') == 2 for p in pages)
+            await until_async(both_online, "each process shows both players online")
             assert (await a.act("start")).ok
             state = await anna.state(code)
             await b.wait_version(state["version"])
@@ -151,7 +165,7 @@ async def test_players_on_two_processes_finish_through_a_redis_restart(
             redis.kill()
             await _play(anna, [a, b], code, 9)
             redis.start()
-            await asyncio.sleep(2.5)  # both processes resubscribe (back-off up to 2 s)
+            await _subscribers(redis.url, 2)  # both processes resubscribe (back-off up to 2 s)
             await _play(anna, [a, b], code, 36)
 
             final = await anna.state(code)

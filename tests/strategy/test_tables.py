@@ -14,6 +14,7 @@ import pytest
 from app.engines.kniffel_optimal import rules_for
 from app.strategy import build
 from app.strategy.tables import StrategyTables, load_table, save_table, table_name
+from tests.support.waiting import until
 
 KNIFFEL_EXPECTED = 250.099292  # tests/engines/test_kniffel_optimal.py, docs/rules.md
 
@@ -33,14 +34,11 @@ def builders(folder: Path) -> list[psutil.Process]:
 
 def wait_ready(tables: StrategyTables, ruleset: str, timeout: float = 240.0, **house):
     """Poll get() until the table is there (a bounded wait, failing with the status)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def built():
         strategy = tables.get(ruleset, **house)
-        if strategy is not None:
-            return strategy
-        assert tables.status(ruleset, **house) == "building"
-        time.sleep(0.1)
-    pytest.fail(f"no {ruleset} table after {timeout} s: {tables.status(ruleset, **house)}")
+        assert strategy is not None or tables.status(ruleset, **house) == "building"
+        return strategy
+    return until(built, f"the {ruleset} table is built", timeout, every=0.1)
 
 
 @pytest.fixture
@@ -121,9 +119,7 @@ def test_a_failed_build_is_reported_and_retried_only_after_a_while(tmp_path):
     tables = StrategyTables(tmp_path / "strategy", python=shutil.which("false"), retry_after=3600)
     try:
         assert tables.get("yatzy") is None
-        deadline = time.monotonic() + 30
-        while tables.status("yatzy") == "building" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        until(lambda: tables.status("yatzy") != "building", "the yatzy build ends", 30)
         assert tables.status("yatzy") == "failed"
         assert tables.get("yatzy") is None
         assert tables.status("yatzy") == "failed"  # no new build started

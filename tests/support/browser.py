@@ -88,6 +88,26 @@ def join(page, server, code: str, name: str) -> None:
     expect(page.locator("body")).to_have_class(ONLINE)
 
 
+def caught_up(page, server, code: str) -> None:
+    """Wait until ``page`` shows room ``code`` at the version the server holds now
+    (state.json): every update already on its way is swapped in, so none replaces a form
+    control the test changes next."""
+    from playwright.sync_api import expect
+
+    from tests.support import http
+
+    version = http.get(f"{server.url}/r/{code}/state.json").json()["version"]
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version))
+
+
+def animations_done(page) -> None:
+    """Wait until the short animations on ``page`` (CSS or script: a swap fading in, a die
+    turning, at most 2 s long) have run to their end; clocks (countdown rings, endless
+    pulses) keep running and are not waited for."""
+    page.wait_for_function("""() => document.getAnimations().every((a) =>
+        a.playState !== "running" || a.effect.getComputedTiming().endTime > 2000)""")
+
+
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 800}
 

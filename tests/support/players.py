@@ -15,6 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.support import http
+from tests.support.waiting import until_async
 
 ACK = re.compile(r'data-ack="([^"]*)" data-version="(\d+)" data-duplicate="(\w+)"')
 ERROR = re.compile(r'data-error="([a-z_]+)"(?: data-action-id="([^"]*)")?>([^<]*)<')
@@ -120,17 +121,27 @@ class RoomSocket:
     async def send_raw_for_error(self, text: str | bytes, timeout: float = 10) -> Reply:
         """Send a message that carries no usable action id (malformed, oversized, binary) and
         wait for the server's error answer to it (errors without an action id)."""
+        return await self.send_raw_for_reply(text, "", timeout)
+
+    async def send_raw_for_reply(self, text: str | bytes, action_id: str,
+                                 timeout: float = 10) -> Reply:
+        """Send anything and wait for the answer (ack or error) that names ``action_id``
+        ("": an answer that names none). ``TimeoutError`` after ``timeout`` seconds."""
         if self.ended is not None:
             raise SocketClosed(f"socket already ended: {self.ended}")
-        assert "" not in self._waiters, "one message without an action id at a time"
+        assert action_id not in self._waiters, "one message per action id at a time"
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._waiters[""] = fut
+        self._waiters[action_id] = fut
         try:
             await self.ws.send(text)
-            return await asyncio.wait_for(fut, timeout)
+            try:
+                return await asyncio.wait_for(fut, timeout)
+            except TimeoutError:
+                raise TimeoutError(f"room {self.code}: no answer naming {action_id!r} within "
+                                   f"{timeout:g} s to {str(text)[:200]!r}") from None
         finally:
-            if self._waiters.get("") is fut:
-                del self._waiters[""]
+            if self._waiters.get(action_id) is fut:
+                del self._waiters[action_id]
 
     async def act(self, kind: str, action_id: str | None = None, timeout: float = 10,
                   basis: dict | None = None, **fields) -> Reply:
@@ -151,7 +162,11 @@ class RoomSocket:
         try:
             await self.ws.send(json.dumps({**base, "type": kind, "action_id": action_id,
                                            **fields}))
-            reply = await asyncio.wait_for(fut, timeout)
+            try:
+                reply = await asyncio.wait_for(fut, timeout)
+            except TimeoutError:
+                raise TimeoutError(f"room {self.code}: no answer to {kind!r} within "
+                                   f"{timeout:g} s") from None
         finally:
             if self._waiters.get(action_id) is fut:
                 del self._waiters[action_id]
@@ -173,7 +188,11 @@ class RoomSocket:
                     raise SocketClosed(f"waiting for version {version}: {self.ended}")
                 self._changed.clear()
                 await self._changed.wait()
-        await asyncio.wait_for(wait(), timeout)
+        try:
+            await asyncio.wait_for(wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"room {self.code}: version {version} not shown within "
+                               f"{timeout:g} s (the page shows {self.version})") from None
 
     def last_live(self) -> str:
         """The newest live fragment received."""
@@ -187,12 +206,11 @@ class RoomSocket:
             await asyncio.wait_for(self._reader, 10)
 
 
-async def wait_for(condition, timeout: float = 10) -> None:
-    """Wait until ``condition()`` is true; ``TimeoutError`` after ``timeout`` seconds."""
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.02)
-    await asyncio.wait_for(wait(), timeout)
+async def wait_for(condition, timeout: float = 10,
+                   what: str = "the awaited fragment or state") -> None:
+    """Wait until ``condition()`` is true; ``WaitTimeout`` naming ``what`` after ``timeout``
+    seconds (``tests.support.waiting.until_async``)."""
+    await until_async(condition, what, timeout, every=0.02)
 
 
 @dataclass

@@ -18,7 +18,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,8 @@ from sqlalchemy import text
 
 from app.store.db import make_engine
 from tests.support.databases import migrate, postgres_required
-from tests.support.server import free_port
+from tests.support.server import HeldPort
+from tests.support.waiting import until
 
 
 def postgres_bin_dir() -> Path:
@@ -55,7 +55,8 @@ class PostgresProcess:
 
     def __init__(self) -> None:
         self.bin = postgres_bin_dir()
-        self.port = free_port()
+        self.held = HeldPort()  # released by close()
+        self.port = self.held.port
         self.root = Path(tempfile.mkdtemp(prefix="knobel-pg-"))
         self.data = self.root / "data"
         self.sockets = self.root / "run"
@@ -96,18 +97,20 @@ class PostgresProcess:
                  "-k", str(self.sockets), "-c", "listen_addresses=127.0.0.1",
                  "-c", "fsync=off", "-c", "max_connections=100"],
                 stdout=log, stderr=subprocess.STDOUT, user=self.user, cwd=self.root)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"postgres exited with {self.proc.returncode}: "
+        proc = self.proc
+
+        def ready() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"postgres exited with {proc.returncode}: "
                                    f"{self.log.read_text(errors='replace')[-2000:]}")
-            ready = subprocess.run([str(self.bin / "pg_isready"), "-q", "-h", "127.0.0.1",
-                                    "-p", str(self.port)], timeout=10)
-            if ready.returncode == 0:
-                return self
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("postgres did not accept connections")
+            return subprocess.run([str(self.bin / "pg_isready"), "-q", "-h", "127.0.0.1",
+                                   "-p", str(self.port)], timeout=10).returncode == 0
+        try:
+            until(ready, "postgres accepts connections", timeout)
+        except AssertionError as exc:
+            self.stop()
+            raise RuntimeError("postgres did not accept connections") from exc
+        return self
 
     def stop(self) -> None:
         """Fast shutdown (SIGINT: open connections are cut, the data is kept), by pid."""
@@ -142,6 +145,7 @@ class PostgresProcess:
     def close(self) -> None:
         """Stop the server and delete its folder."""
         self.stop()
+        self.held.release()
         shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> PostgresProcess:

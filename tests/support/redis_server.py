@@ -7,11 +7,11 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 
 import pytest
 
-from tests.support.server import free_port
+from tests.support.server import HeldPort
+from tests.support.waiting import until
 
 
 def require_redis_binary() -> str:
@@ -25,11 +25,13 @@ def require_redis_binary() -> str:
 
 
 class RedisProcess:
-    """``redis-server --port N`` with no persistence; ``kill()`` / ``start()`` restart it."""
+    """``redis-server --port N`` with no persistence; ``kill()`` / ``start()`` restart it (on the
+    same port, held by this process until the context ends: ``HeldPort``)."""
 
     def __init__(self) -> None:
         self.binary = require_redis_binary()
-        self.port = free_port()
+        self.held = HeldPort()
+        self.port = self.held.port
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -42,14 +44,15 @@ class RedisProcess:
         self.proc = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def accepts() -> bool:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
             except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+                return False
+            return True
+        until(accepts, "redis-server accepts connections", 10)
+        return self
 
     def kill(self) -> None:
         """SIGKILL the server by its pid."""
@@ -62,3 +65,4 @@ class RedisProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.kill()
+        self.held.release()

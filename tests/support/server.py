@@ -1,30 +1,96 @@
-"""A real uvicorn server in its own process, for WebSocket and browser tests.
+"""A real uvicorn server in its own process, for WebSocket and browser tests, and the ports
+the other test servers (Postgres, Redis) listen on.
 
-The server is stopped by its own process id (SIGTERM, then SIGKILL); ``kill()`` sends SIGKILL
-at once to simulate a crash.
+A server's port is held from the moment it is chosen: the test process binds and listens on
+the socket itself and hands it to uvicorn (``--fd``), so no other process (another xdist
+worker, another checkout's tests) can take the port before the server listens or while it is
+down between ``kill()`` and ``restart()``. Servers that cannot be handed a socket (Postgres,
+Redis) get a ``HeldPort``. The server is stopped by its own process id (SIGTERM, then
+SIGKILL); ``kill()`` sends SIGKILL at once to simulate a crash.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 import httpx
 
 from app.settings import ROOT
 from tests.support import http
+from tests.support.waiting import until
+
+RESERVED = range(20000, 32000)
+"""Ports ``HeldPort`` hands out: below Linux's ephemeral range (``ip_local_port_range``,
+32768-60999), so no outgoing connection and no ``bind(port 0)`` is ever given one of them."""
+LOCKS = Path(tempfile.gettempdir()) / "knobel-test-ports"
 
 
-def free_port() -> int:
-    """An unused TCP port on 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def listening_socket(port: int = 0) -> socket.socket:
+    """A TCP socket listening on 127.0.0.1:``port`` (0: a port the kernel picks), inheritable
+    by a child process (``pass_fds``). The caller closes it; ``OSError`` when taken."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(2048)
+        sock.set_inheritable(True)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+class HeldPort:
+    """A TCP port on 127.0.0.1 for a server that binds it itself (Postgres, Redis), held for
+    this process until ``release()``: a lock file (``LOCKS/<port>``, ``flock``; the kernel
+    drops it when the process dies) keeps every other test process off it, and the port lies
+    outside the ephemeral range (``RESERVED``), so nothing else is handed it. Free when taken:
+    a trial bind succeeded. Raises ``RuntimeError`` when no port could be held."""
+
+    def __init__(self, attempts: int = 200) -> None:
+        LOCKS.mkdir(mode=0o1777, exist_ok=True)
+        rng = random.Random()
+        for _ in range(attempts):
+            port = rng.choice(RESERVED)
+            lock = os.open(LOCKS / str(port), os.O_RDONLY | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(lock)
+                continue
+            if _bindable(port):
+                self.port, self._lock = port, lock
+                return
+            os.close(lock)
+        raise RuntimeError(f"no free port in {RESERVED} after {attempts} tries")
+
+    def release(self) -> None:
+        """Give the port back (the lock is dropped; the file stays for the next user)."""
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
+
+
+def _bindable(port: int) -> bool:
+    """True when nothing listens on (or holds) 127.0.0.1:``port``."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return False
+            raise
+    return True
 
 
 def server_env_for(database_url: str, tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -40,11 +106,13 @@ class ServerProcess:
     """``uvicorn app.main:create_app --factory`` on ``127.0.0.1:port`` with ``env`` settings.
 
     ``env`` holds setting variables (``DATABASE_URL``...). Use as a context manager or call
-    ``start()`` / ``stop()``; ``kill()`` is SIGKILL, ``restart()`` starts again on the same port.
+    ``start()`` / ``stop()``; ``kill()`` is SIGKILL, ``restart()`` starts again on the same port
+    (held by this process all along: see the module docstring). ``stop()`` gives it back.
     """
 
-    def __init__(self, env: dict[str, str], port: int | None = None, log: Path | None = None):
-        self.port = port or free_port()
+    def __init__(self, env: dict[str, str], log: Path | None = None):
+        self.sock: socket.socket | None = listening_socket()
+        self.port: int = self.sock.getsockname()[1]
         self.env = {**os.environ, "ENVIRONMENT": "test", "TEST_HOOKS": "true", **env}
         self.log_path = log
         self.proc: subprocess.Popen[bytes] | None = None
@@ -60,29 +128,37 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
-        """Start the process and wait until ``/healthz`` answers 200."""
+        """Start the process on the held socket and wait until ``/healthz`` answers 200.
+        Raises ``RuntimeError`` when the process exits or never answers (then stopped)."""
+        if self.sock is None:  # stopped before: hold the same port again
+            self.sock = listening_socket(self.port)
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        fd = self.sock.fileno()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+             "--fd", str(fd), "--log-level", "warning",
              "--ws-max-size", "65536", "--ws-per-message-deflate", "false"],
-            cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, pass_fds=(fd,),
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
+        proc = self.proc
+
+        def healthy() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode}")
             try:
-                if http.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return self
+                return http.get(self.url + "/healthz", timeout=1).status_code == 200
             except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not become healthy")
+                return False
+        try:
+            until(healthy, "the server answers /healthz", timeout, every=0.1)
+        except AssertionError as exc:
+            self.stop()
+            raise RuntimeError("server did not become healthy") from exc
+        return self
 
     def kill(self) -> None:
-        """SIGKILL the process (a crash: nothing is flushed or closed)."""
+        """SIGKILL the process (a crash: nothing is flushed or closed). The port stays held:
+        connections made before ``restart()`` wait for the new process."""
         if self.proc and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
@@ -98,7 +174,7 @@ class ServerProcess:
         os.kill(self.proc.pid, signal.SIGCONT)
 
     def stop(self) -> None:
-        """SIGTERM the process by its pid, SIGKILL after 10 s."""
+        """SIGTERM the process by its pid, SIGKILL after 10 s; then give the port back."""
         if self.proc and self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGTERM)
             os.kill(self.proc.pid, signal.SIGCONT)  # in case a test left it paused
@@ -107,6 +183,9 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 os.kill(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
 
     def restart(self) -> ServerProcess:
         """Start again on the same port after ``kill()`` or ``stop()``."""

@@ -27,6 +27,7 @@ from app.store.models import Room
 from tests.knikkers.helpers import play_to_end, record_result
 from tests.support import http
 from tests.support.players import Guest
+from tests.support.waiting import until_async
 
 BIG_SCORE = 12345
 BIG_AT = datetime(2026, 3, 14, 15, 9, tzinfo=UTC)  # when the 5-digit game finished (UTC)
@@ -139,14 +140,11 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
 async def _until_analysed(guest: Guest, path: str, timeout: float = 120) -> None:
     """Wait until the review at ``path`` shows its analysis (the strategy table it needs is
     built in the background the first time), so every run checks the same page."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
+    async def analysed() -> bool:
         r = await guest.http.get(path)
         assert r.status_code == 200, r.text
-        if 'data-analysis="preparing"' not in r.text:
-            return
-        assert asyncio.get_running_loop().time() < deadline, f"{path}: no analysis yet"
-        await asyncio.sleep(0.5)
+        return 'data-analysis="preparing"' not in r.text
+    await until_async(analysed, f"{path} shows its analysis", timeout, every=0.5)
 
 
 async def _set_totals(database_url: str, code: str) -> None:

@@ -24,7 +24,7 @@ import pytest
 from app import i18n
 from app.settings import ROOT
 from tests.support import databases as dbs
-from tests.support.browser import ARTIFACTS, chromium
+from tests.support.browser import ARTIFACTS, animations_done, chromium
 from tests.support.server import ServerProcess, server_env_for
 from tests.support.site import Site, SitePage, build_site
 
@@ -62,7 +62,7 @@ def settle(page) -> None:
     """Wait until a live page's socket is up (its first update is in) and animations end."""
     if page.locator("[ws-connect]").count():
         page.wait_for_function("document.body.classList.contains('online')", timeout=10_000)
-        page.wait_for_timeout(100)
+    animations_done(page)
 
 
 def axe_problems(page, contrast_only: bool = False) -> list[str]:

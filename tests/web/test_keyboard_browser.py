@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, create_room
+from tests.support.browser import caught_up, chromium, create_room
 from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -56,7 +56,7 @@ def start_alone(page, server, game: str, timer: str | None = None) -> str:
     ``timer``: the turn timer option to choose first)."""
     code = create_room(page, server, game, "Anna")
     if timer is not None:
-        page.wait_for_timeout(300)  # let htmx settle the lobby before changing the form
+        caught_up(page, server, code)  # no update on its way replaces the form
         page.select_option("select[data-option=timer]", timer)
         expect(page.locator(f"select[data-option=timer] option[value='{timer}'][selected]")
                ).to_have_count(1)

@@ -4,8 +4,6 @@ docs/architecture.md, "Bots")."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -20,6 +18,7 @@ from app.store.models import Game, GameEvent, Room
 from tests.support.players import Guest
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess
+from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
@@ -37,28 +36,30 @@ def running(env: dict[str, str], log) -> Iterator[ServerProcess]:
         server.stop()
 
 
-async def _bot_room(guest: Guest, levels=("strong", "casual", "strong")) -> str:
+async def _bot_room(guest: Guest, levels=("strong", "casual", "strong"),
+                    leave: bool = True) -> str:
     """A started Knister room of three bots: the guest seats them, starts the game and leaves
     the table (a game whose people are all away waits for them; bots among themselves play
-    on: docs/rules.md, "Away players and timers")."""
+    on: docs/rules.md, "Away players and timers"), or with ``leave`` False stays seated and
+    goes away: the game then waits at the first roll until someone opens the room."""
     code = await guest.create_room()
     sock = await guest.connect(code)
     for level in levels:
         assert (await sock.act("add_bot", level=level)).ok
     assert (await sock.act("start")).ok
-    assert (await sock.act("leave")).ok
+    if leave:
+        assert (await sock.act("leave")).ok
     await sock.close()
     return code
 
 
 async def _wait(guest: Guest, code: str, done, timeout: float) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The state of room ``code`` once ``done(state)`` holds (read every 0.2 s)."""
+    async def reached() -> dict | None:
         state = await guest.state(code)
-        if done(state):
-            return state
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"not reached in {timeout} s: {state['status']}")
+        return state if done(state) else None
+    return await until_async(reached, f"room {code} reaches the awaited state", timeout,
+                             every=0.2)
 
 
 async def _stored_moves(database_url: str, code: str) -> list[GameEvent]:
@@ -105,21 +106,29 @@ async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_
 async def test_two_processes_store_every_bot_move_once(backend, server_env, settings,
                                                        tmp_path) -> None:
     with RedisProcess() as redis:
-        env = {**server_env, **FAST, "BROADCAST_URL": redis.url}
+        # 0.1-0.2 s a move: the game lasts some 15 s once it runs, so the first process is
+        # killed well before its end
+        env = {**server_env, **FAST, "BOT_DELAY_MIN": "0.1", "BOT_DELAY_MAX": "0.2",
+               "BROADCAST_URL": redis.url}
         with running(env, tmp_path / "p1.log") as p1:
             anna = Guest(p1.url, "Anna")
-            code = await _bot_room(anna)
+            # Anna stays seated and goes away: nobody watches, so the game waits at the first
+            # roll (however long the second process takes to start) until Eve opens the room
+            code = await _bot_room(anna, leave=False)
             # the second process loads the running bot room at start-up and competes for it;
             # the first holds the room's lease until it dies, then the second moves the bots
             with running(env, tmp_path / "p2.log") as p2:
                 watcher = Guest(p2.url, "Eve")
-                await watcher.http.get(f"/r/{code}?watch=1")
+                assert len((await watcher.state(code))["current"]["rolls"]) <= 1  # waiting
+                await watcher.http.get(f"/r/{code}?watch=1")  # her guest cookie
+                eve = await watcher.connect(code)  # someone watches: the bots play for Anna
                 await _wait(watcher, code, lambda s: len(s["current"]["rolls"]) >= 8, 30)
                 p1.kill()
                 final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
+                await eve.close()
                 await watcher.aclose()
             await anna.aclose()
-    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
+    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna's too
     _each_move_once(await _stored_moves(settings.database_url, code), seats)
     moved = [(tmp_path / f"p{i}.log").read_text(errors="replace").count("bot_move ")
              for i in (1, 2)]
@@ -137,8 +146,8 @@ async def test_one_process_holds_a_rooms_lease(redis_url) -> None:
         assert not await second.hold(a)
         await first.release(a)
         assert await second.hold(a) and not await first.hold(a)
-        await asyncio.sleep(0.7)  # the owner stopped renewing: the lease ran out
-        assert await first.hold(a)
+        # the owner stopped renewing: once its 0.5 s ran out, the lease is free again
+        await until_async(lambda: first.hold(a), "the unrenewed lease runs out", 5)
     finally:
         await first.close()
         await second.close()

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, host_and_guest, score_box, screenshot
+from tests.support.browser import caught_up, chromium, host_and_guest, score_box, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -58,7 +58,7 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         anna, bram, code = host_and_guest(browser, server, "kniffel")
 
         # the host's switches reach the room, unchecked ones too (hidden "false" inputs)
-        anna.wait_for_timeout(300)  # let htmx settle the last swap before changing the form
+        caught_up(anna, server, code)  # no update on its way replaces the form
         anna.check("input[data-option=five_alike_full_house]")
         anna.wait_for_function(
             "document.querySelector('input[data-option=five_alike_full_house]').checked")

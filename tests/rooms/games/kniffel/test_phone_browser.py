@@ -15,7 +15,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, score_box, screenshot, sqlite_server
+from tests.support.browser import (
+    caught_up,
+    chromium,
+    create_room,
+    join,
+    score_box,
+    screenshot,
+    sqlite_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -69,7 +77,7 @@ def test_four_players_three_columns_fit_a_phone_with_dice_and_names_in_view(
         pages.append(page)
     anna = pages[0]
     anna.wait_for_selector("#live .seat[data-presence=online] >> nth=3")
-    anna.wait_for_timeout(300)  # let htmx settle the last swap before changing the form
+    caught_up(anna, server, code)  # no update on its way replaces the form
     anna.select_option("select[data-option=columns]", "3")
     pages[3].wait_for_selector("select[data-option=columns] option[value='3'][selected]",
                                state="attached")
@@ -83,8 +91,7 @@ def test_four_players_three_columns_fit_a_phone_with_dice_and_names_in_view(
     expect(anna.locator("#live .scoresheet th.player")).to_have_count(4)
     # scrolled to the bottom of the sheet: the dice, Roll and the column names stay in view
     anna.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    anna.wait_for_timeout(100)
-    assert anna.evaluate("window.scrollY") > 300
+    anna.wait_for_function("window.scrollY > 300")
     assert in_view(anna, "#live [data-action=roll]")
     assert in_view(anna, "#live [data-die='4']")
     head = anna.eval_on_selector("#live .scoresheet th.player", "el => el.getBoundingClientRect()")
@@ -114,11 +121,11 @@ def test_a_game_to_the_end_on_a_phone_then_a_record_on_a_desktop(server, browser
     ones = page.locator("#live button[data-box='ones']")
     ones.tap()
     expect(ones).to_have_text("Tap again to score 0")
-    page.wait_for_timeout(300)
-    assert state(server, code)["current"]["sheets"][str(state(server, code)["seats"][0]["id"])][0][
-        "boxes"]["ones"] is None
     page.locator("#live button[data-box='twos']").tap()  # another box is sent at once
     page.wait_for_selector("#live [data-slot$='/twos'][data-filled]")
+    # the twos are in (sent after the first tap on the ones): that tap had sent nothing
+    sheet = state(server, code)["current"]["sheets"][str(state(server, code)["seats"][0]["id"])]
+    assert (sheet[0]["boxes"]["ones"], sheet[0]["boxes"]["twos"]) == (None, 4)
     expect(page.locator("#live [data-slot$='/ones'][data-filled]")).to_have_count(0)
     # five alike into its box is cheered
     roll(page, server, code, [1, 1, 1, 1, 1])
@@ -201,7 +208,7 @@ def test_three_players_fit_a_phone_and_hints_keep_the_desktop_sheet_whole(
         pages.append(page)
     anna, _bram, cora = pages
     anna.wait_for_selector("#live .seat[data-presence=online] >> nth=2")
-    anna.wait_for_timeout(300)  # let htmx settle the last swap before changing the form
+    caught_up(anna, server, code)  # no update on its way replaces the form
     anna.check("input[data-option=hints]")
     cora.wait_for_selector("input[data-option=hints][checked]", state="attached")
     anna.click("[data-action=start]")

@@ -252,12 +252,13 @@ def test_columns_are_filled_one_after_the_other_and_totals_add_up() -> None:
     act(game, state, A, {"type": "score", "box": "twos", "column": 1})
     play_column(game, state, A, [b for b in boxes if b != "twos"], value=1)
     assert game.is_over(state)
-    card = Scorecard("yatzy")
-    for box in boxes:
-        card.fill(box, (1, 1, 1, 1, 1))
-    assert game.totals(state) == {A: 2 * card.total}
+    # five ones in every box of a Yatzy column (docs/rules.md, "Kniffel"): ones 5, no upper
+    # bonus; one pair 2, three of a kind 3, four of a kind 4, chance 5, Yatzy 50; two pairs,
+    # straights and full house (five alike is none) 0
+    column = 5 + 2 + 3 + 4 + 5 + 50
+    assert game.totals(state) == {A: 2 * column}
     sheets = game.public(state)["sheets"][str(A)]
-    assert [c["running"] for c in sheets] == [card.total, 2 * card.total]
+    assert [c["running"] for c in sheets] == [column, 2 * column]
     refused(game, state, A, {"type": "roll"}, "game_over")
 
 

@@ -14,24 +14,17 @@ from app.engines import knikkers as engine
 from app.rooms.games.knikkers_race import dice_for_seed
 from tests.rooms.games.knikkers_race.helpers import SEED, cell, first_move, moves_to_the_end
 from tests.support.players import Guest
+from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
 
 async def _started(guest: Guest, code: str) -> dict:
     """The public state once the server has set out the boards."""
-    box: dict = {}
-
-    async def poll() -> None:
-        while True:
-            state = await guest.state(code)
-            if state["current"] and state["current"]["started"]:
-                box["state"] = state
-                return
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(poll(), 10)
-    return box["state"]
+    async def started() -> dict | None:
+        state = await guest.state(code)
+        return state if state["current"] and state["current"]["started"] else None
+    return await until_async(started, f"room {code} sets out the boards")
 
 
 def _player_id(guest: Guest) -> str:
