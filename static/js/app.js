@@ -324,16 +324,32 @@
     }
   });
 
-  // Hints (Kniffel family): outline the dice the hint keeps and mark its box. The hint area
-  // says which (data-keep-dice, data-hint-box); the dice and the sheet are re-rendered on
-  // their own, so the marks are laid on again after every update. Nothing is clicked.
+  // Hints (Kniffel family): ring the dice the hint keeps and mark its box. The hint area
+  // says which (data-keep-dice, data-hint-box) and gives the words: while a hint shows, a
+  // suggested die is labelled "keep" and a held one "held" (data-mark), and "keep all five"
+  // labels the row "roll no more" instead of ringing every die. The dice and the sheet are
+  // re-rendered on their own, so the marks are laid on again after every update. Nothing is
+  // clicked.
   function markHint() {
     var area = document.querySelector("#live #kniffel-hint[data-hint-state=shown]");
-    var keep = area ? (area.getAttribute("data-keep-dice") || "").split(",") : [];
+    var keep = area ? (area.getAttribute("data-keep-dice") || "").split(",").filter(Boolean) : [];
+    var all = keep.length === 5;
     var box = area ? area.getAttribute("data-hint-box") : null;
     document.querySelectorAll("#live [data-die]").forEach(function (die) {
-      die.classList.toggle("hint-keep", keep.indexOf(die.getAttribute("data-die")) >= 0);
+      var suggested = !all && keep.indexOf(die.getAttribute("data-die")) >= 0;
+      var held = die.getAttribute("data-held") === "true";
+      var mark = !area ? null : suggested ? area.getAttribute("data-keep-label")
+        : held ? area.getAttribute("data-held-label") : null;
+      die.classList.toggle("hint-keep", suggested);
+      if (mark) die.setAttribute("data-mark", mark); else die.removeAttribute("data-mark");
     });
+    var row = document.querySelector("#live .dice[data-roll]");
+    if (row) {
+      row.classList.toggle("hint-on", !!area);
+      row.classList.toggle("hint-stop", all);
+      if (all) row.setAttribute("data-stop-label", area.getAttribute("data-stop-label"));
+      else row.removeAttribute("data-stop-label");
+    }
     document.querySelectorAll("#live .offer [data-box]").forEach(function (el) {
       el.closest(".offer").classList.toggle("hint-box", el.getAttribute("data-box") === box);
     });
