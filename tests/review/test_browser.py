@@ -39,7 +39,7 @@ def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
         # the host switches hints on; the guest sees the option, read-only
         anna.wait_for_timeout(300)
         anna.check("input[data-option=hints]")
-        bram.wait_for_selector("input[data-option=hints][checked][disabled]")
+        bram.wait_for_selector("[data-option-ro=hints][data-value=true]")
         anna.click("#live [data-action=start]")
         for page in (anna, bram):
             page.wait_for_selector("#live .scoresheet")

@@ -87,7 +87,8 @@ def test_a_new_turn_shows_the_turn_panel_below_the_header_on_a_phone(
         join(page, server, code, name)
     if dice == "real":
         anna.select_option("#live select[data-option=dice]", "real")
-        expect(others[-1].locator("#live select[data-option=dice]")).to_have_value("real")
+        expect(others[-1].locator("#live [data-option-ro=dice]")).to_have_attribute(
+            "data-value", "real")
     anna.click("#live [data-action=start]")
     for page in pages:
         expect(page.locator(TURN)).to_be_attached()
