@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import http
 from tests.support.browser import PHONE, chromium, create_room, join, score_box, sqlite_server
+from tests.web.test_play_feel_browser import load
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -33,17 +33,12 @@ def browser(server) -> Iterator[object]:
         yield b
 
 
-def _load(server, code: str, faces: list[int]) -> None:
-    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
-    assert r.status_code == 200, r.text
-
-
 def _knister_move(page, server, code: str) -> None:
     """One step of whatever ``page``'s player may do in Knister: roll (screen dice), enter a
     7 (real dice) or place in the first open cell."""
     version = page.locator("#live").get_attribute("data-version")
     if page.locator("#live [data-action=roll]:not([disabled])").count():
-        _load(server, code, [3, 4])
+        load(server, code, [3, 4])
         page.click("#live [data-action=roll]")
     elif page.locator("#live button.cell.open").count():
         page.locator("#live button.cell.open").first.click()
@@ -54,7 +49,7 @@ def _knister_move(page, server, code: str) -> None:
 
 def _kniffel_move(page, server, code: str) -> None:
     """``page``'s player rolls 1 2 3 3 4 and scores it as chance (or ones, when taken)."""
-    _load(server, code, [1, 2, 3, 3, 4])
+    load(server, code, [1, 2, 3, 3, 4])
     page.click("#live [data-action=roll]")
     expect(page.locator("#live .dice")).to_have_attribute("data-roll", "12334")
     taken = page.locator("#live button[data-box=chance]").count() == 0
