@@ -15,6 +15,7 @@ from typing import NamedTuple
 from app.engines._dice import multiplicities
 from app.engines.knister import (
     _BY_MULTIPLICITIES,
+    DIAGONAL_FACTOR,
     LINES,
     MAX_SUM,
     MIN_SUM,
@@ -115,3 +116,17 @@ def preview_grid(grid: Sequence[Sequence[int | None]],
         preview_line([grid[r][c] for r, c in cells], rules)
         if not changed.isdisjoint(cells) else old_previews[i]
         for i, (_, _, cells) in enumerate(LINES))
+
+
+def total_so_far(previews: Sequence[LinePreview]) -> int:
+    """The provisional total of a sheet while the game runs: every full line's points plus what
+    each incomplete line scores now (its ``now``: as if its empty cells added nothing), the
+    diagonals counted twice as in the final total (docs/rules.md, "Knister scoring").
+
+    ``previews``: the twelve ``LinePreview`` of a sheet in ``LINES`` order (``preview_grid``);
+    ValueError for another count. Equals the final total once the sheet is full.
+    """
+    if len(previews) != len(LINES):
+        raise ValueError(f"a sheet has {len(LINES)} lines, got {len(previews)}")
+    return sum(p.now * (DIAGONAL_FACTOR if kind == "diag" else 1)
+               for (kind, _, _), p in zip(LINES, previews, strict=True))

@@ -3,12 +3,11 @@
   "use strict";
 
   // Reconnect quickly after an outage: 0.5..4 s, never the extension's 64 s maximum.
-  if (window.htmx) {
-    htmx.config.wsReconnectDelay = function (retry) {
-      var max = Math.min(4000, 500 * Math.pow(2, retry));
-      return max / 2 + Math.random() * max / 2;
-    };
+  function reconnectDelay(retry) {
+    var max = Math.min(4000, 500 * Math.pow(2, retry));
+    return max / 2 + Math.random() * max / 2;
   }
+  if (window.htmx) htmx.config.wsReconnectDelay = reconnectDelay;
 
   // An id for every action sent over the room socket, so a repeated send is applied once.
   function newId() {
@@ -120,7 +119,31 @@
     if (liveSocket) liveSocket.reconnect();
   });
 
+  // The ws extension reconnects by itself only after closes 1006, 1011, 1012 and 1013; every
+  // other close by the server (1009 message too big, 1008 refused, 1000, 1001, a proxy's own
+  // code) would leave the page frozen. Those reconnect here, with the same capped back-off
+  // (counted on while each socket closes within 10 s of opening, so a server that keeps
+  // refusing is asked at most every 4 s); the new socket's hello catches the page up
+  // (docs/architecture.md, "Reconnecting").
+  var SELF_RECONNECTING = [1006, 1011, 1012, 1013];
+  var ownRetries = 0, ownTimer = null, openedAt = 0, leaving = false;
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
+  document.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail && e.detail.event ? e.detail.event.code : 1006;
+    var wrapper = e.detail && e.detail.socketWrapper;
+    if (leaving || !wrapper || SELF_RECONNECTING.indexOf(code) >= 0 || ownTimer) return;
+    if (!document.body.contains(e.target)) return;  // the socket's element left the page
+    if (Date.now() - openedAt > 10000) ownRetries = 0;
+    ownTimer = setTimeout(function () {
+      ownTimer = null;
+      ownRetries += 1;
+      wrapper.reconnect();
+    }, reconnectDelay(ownRetries));
+  });
+
   document.addEventListener("htmx:wsOpen", function (e) {
+    openedAt = Date.now();
     liveSocket = e.detail.socketWrapper;
     document.body.classList.remove("offline");
     document.body.classList.add("online");
@@ -301,16 +324,32 @@
     }
   });
 
-  // Hints (Kniffel family): outline the dice the hint keeps and mark its box. The hint area
-  // says which (data-keep-dice, data-hint-box); the dice and the sheet are re-rendered on
-  // their own, so the marks are laid on again after every update. Nothing is clicked.
+  // Hints (Kniffel family): ring the dice the hint keeps and mark its box. The hint area
+  // says which (data-keep-dice, data-hint-box) and gives the words: while a hint shows, a
+  // suggested die is labelled "keep" and a held one "held" (data-mark), and "keep all five"
+  // labels the row "roll no more" instead of ringing every die. The dice and the sheet are
+  // re-rendered on their own, so the marks are laid on again after every update. Nothing is
+  // clicked.
   function markHint() {
     var area = document.querySelector("#live #kniffel-hint[data-hint-state=shown]");
-    var keep = area ? (area.getAttribute("data-keep-dice") || "").split(",") : [];
+    var keep = area ? (area.getAttribute("data-keep-dice") || "").split(",").filter(Boolean) : [];
+    var all = keep.length === 5;
     var box = area ? area.getAttribute("data-hint-box") : null;
     document.querySelectorAll("#live [data-die]").forEach(function (die) {
-      die.classList.toggle("hint-keep", keep.indexOf(die.getAttribute("data-die")) >= 0);
+      var suggested = !all && keep.indexOf(die.getAttribute("data-die")) >= 0;
+      var held = die.getAttribute("data-held") === "true";
+      var mark = !area ? null : suggested ? area.getAttribute("data-keep-label")
+        : held ? area.getAttribute("data-held-label") : null;
+      die.classList.toggle("hint-keep", suggested);
+      if (mark) die.setAttribute("data-mark", mark); else die.removeAttribute("data-mark");
     });
+    var row = document.querySelector("#live .dice[data-roll]");
+    if (row) {
+      row.classList.toggle("hint-on", !!area);
+      row.classList.toggle("hint-stop", all);
+      if (all) row.setAttribute("data-stop-label", area.getAttribute("data-stop-label"));
+      else row.removeAttribute("data-stop-label");
+    }
     document.querySelectorAll("#live .offer [data-box]").forEach(function (el) {
       el.closest(".offer").classList.toggle("hint-box", el.getAttribute("data-box") === box);
     });

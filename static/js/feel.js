@@ -1,5 +1,6 @@
 // Play feel: the name counter, the second tap before scoring 0, the result brought into view
-// at the end of a game, the Kniffel sheet's sticky header offset and the five-alike cheer.
+// at the end of a game, the turn panel brought into view when a turn starts, the Kniffel
+// sheet's sticky header offset and the five-alike cheer.
 (function () {
   "use strict";
 
@@ -64,6 +65,26 @@
     result.classList.add("arrived");
   }
 
+  // ----- a new turn brings its panel into view, below the sticky header --------------------
+  // Only when the panel is not already fully in view; the page's scroll-padding-top (feel.css)
+  // is the header's height, so the panel never lands under it.
+  var myTurn = null;
+  function headerBottom() {
+    var bar = document.querySelector(".topbar");
+    return bar ? bar.getBoundingClientRect().bottom : 0;
+  }
+  function showTurn() {
+    var panel = document.querySelector("#live .turn[data-my-turn]");
+    var mine = !!(panel && panel.getAttribute("data-my-turn") === "true");
+    if (mine && myTurn === false) {
+      var box = panel.getBoundingClientRect();
+      if (box.top < headerBottom() || box.bottom > window.innerHeight) {
+        panel.scrollIntoView({ block: "start", behavior: "auto" });
+      }
+    }
+    myTurn = panel ? mine : null;
+  }
+
   // ----- the Kniffel sheet's header sticks below the dice on a phone ------------------------
   function stickyOffsets() {
     var bar = document.querySelector(".topbar");
@@ -105,6 +126,7 @@
     if (status === "finished" && (initial || lastStatus === "playing")) showResult();
     if (status) lastStatus = status;
     stickyOffsets();
+    showTurn();
     checkFives();
     if (armed && !document.contains(armed)) armed = null;
   }

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engines.knister import KnisterRules, classify_line, score_line
-from app.engines.knister_preview import LinePreview, preview_grid, preview_line
+from app.engines.knister import KnisterRules, classify_line, score_grid, score_line
+from app.engines.knister_preview import LinePreview, preview_grid, preview_line, total_so_far
 
 NSV = KnisterRules(12)
 SUMS = st.integers(2, 12)
@@ -89,3 +89,34 @@ def test_one_placement_changes_only_the_lines_through_its_cell(grid, r, c, value
     after = preview_grid(after_grid, before=(grid, before))
     through = {r, 5 + c} | ({10} if r == c else set()) | ({11} if r + c == 4 else set())
     assert all(after[i] == before[i] for i in range(12) if i not in through)
+
+
+# A sheet in play, worked by hand (docs/rules.md, "Knister scoring"): rows 5 5 . . 9 a pair
+# (1), 7 7 7 . . three of a kind (3), 2 3 4 5 6 full: straight without 7 (10), empty (0),
+# 8 8 . . 5 a pair (1); no column holds two equal sums (0); the diagonal 5 7 4 . 5 a pair
+# (1, doubled: 2), the other 9 . 4 . 8 nothing. So far 1 + 3 + 10 + 0 + 1 + 2 = 17; the
+# final-only total counts the one full line: 10.
+SHEET_IN_PLAY = [[5, 5, None, None, 9],
+                 [7, 7, 7, None, None],
+                 [2, 3, 4, 5, 6],
+                 [None] * 5,
+                 [8, 8, None, None, 5]]
+
+
+def test_the_total_so_far_adds_what_unfinished_lines_hold_now() -> None:
+    assert total_so_far(preview_grid(SHEET_IN_PLAY)) == 17
+    assert score_grid(SHEET_IN_PLAY).total == 10
+
+
+def test_the_total_so_far_of_an_empty_sheet_is_zero_and_of_a_full_one_the_final_total() -> None:
+    assert total_so_far(preview_grid([[None] * 5 for _ in range(5)])) == 0
+    # docs/rules.md's worked example: 45 (49 with straights without 7 worth 12)
+    full = [[2, 3, 4, 5, 6], [8, 9, 10, 11, 12], [7, 7, 7, 7, 7], [6, 6, 6, 9, 9],
+            [4, 4, 8, 8, 11]]
+    assert total_so_far(preview_grid(full)) == 45
+    assert total_so_far(preview_grid(full, KnisterRules(straight_without_seven=12))) == 49
+
+
+def test_the_total_so_far_needs_twelve_lines() -> None:
+    with pytest.raises(ValueError):
+        total_so_far(preview_grid(SHEET_IN_PLAY)[:11])

@@ -4,12 +4,21 @@ finished game shows each player's accuracy, and its review page lists every turn
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from tests.rooms.games.kniffel.test_analysis import FILLERS
-from tests.rooms.games.kniffel.test_browser import roll
-from tests.support.browser import caught_up, chromium, host_and_guest, score_box, screenshot
+from tests.rooms.games.kniffel.test_browser import hold, roll
+from tests.support.browser import (
+    PHONE,
+    caught_up,
+    chromium,
+    host_and_guest,
+    score_box,
+    screenshot,
+)
 from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -37,7 +46,7 @@ def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
         # the host switches hints on; the guest sees the option, read-only
         caught_up(anna, server, code)  # no update on its way replaces the form
         anna.check("input[data-option=hints]")
-        bram.wait_for_selector("input[data-option=hints][checked][disabled]")
+        bram.wait_for_selector("[data-option-ro=hints][data-value=true]")
         anna.click("#live [data-action=start]")
         for page in (anna, bram):
             page.wait_for_selector("#live .scoresheet")
@@ -111,3 +120,61 @@ def test_play_alone_from_the_home_page_starts_a_solo_game_with_hints(server) -> 
         expect(page.locator("#live .die.hint-keep")).to_have_count(3)
         screenshot(page, "kniffel-solo-hint-de")
         context.close()
+
+
+def _mark(page, selector: str) -> dict:
+    """The look of ``selector``: outline style and its ::after label (CSS ``content``)."""
+    return page.eval_on_selector(selector, """el => ({
+        outline: getComputedStyle(el).outlineStyle,
+        label: getComputedStyle(el, '::after').content,
+        lifted: getComputedStyle(el).transform })""")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_suggested_keep_looks_and_reads_unlike_a_held_die(server) -> None:
+    with chromium() as browser:
+        page = browser.new_context(locale="en-GB", viewport=PHONE).new_page()
+        page.goto(server.url + "/")
+        r = page.request.post(server.url + "/play-alone", form={"game": "kniffel",
+                                                                "name": "Anna"})
+        assert r.ok
+        page.goto(r.url)
+        code = page.url.rsplit("/", 1)[1]
+
+        # five sixes: the hint keeps all five (roll no more): the row says so, no die is ringed
+        roll(page, server, code, [6, 6, 6, 6, 6], 1)
+        page.click("#live [data-action=show-hint]")
+        area = page.locator("#live #kniffel-hint[data-hint-state=shown]")
+        expect(area.locator("[data-keep=all]")).to_have_text("roll no more")
+        row = page.locator("#live .dice[data-roll]")
+        expect(row).to_have_class(re.compile(r"\bhint-stop\b"))
+        expect(page.locator("#live .die.hint-keep")).to_have_count(0)
+        assert _mark(page, "#live .dice[data-roll]")["label"] == '"✓ roll no more"'
+        screenshot(page, "kniffel-hint-keep-all")
+        score_box(page, "yahtzee")
+
+        # 5 2 5 3 1 with the 2 held: the suggested dice are ringed and say "keep", the held
+        # one is lifted and says "held"
+        roll(page, server, code, [5, 2, 5, 3, 1], 1)
+        hold(page, 1)
+        page.click("#live [data-action=show-hint]")
+        keep = area.get_attribute("data-keep-dice").split(",")
+        assert keep and "1" not in keep and len(keep) < 5, keep
+        expect(page.locator("#live .die.hint-keep")).to_have_count(len(keep))
+        expect(row).not_to_have_class(re.compile(r"\bhint-stop\b"))
+        page.evaluate("document.activeElement && document.activeElement.blur()")  # no focus ring
+        for die in keep:
+            expect(page.locator(f"#live [data-die='{die}']")).to_have_attribute(
+                "data-mark", "✓ keep")
+            suggested = _mark(page, f"#live [data-die='{die}']")
+            assert (suggested["outline"], suggested["label"]) == ("dashed", '"✓ keep"')
+            assert suggested["lifted"] == "none"
+        expect(page.locator("#live [data-die='1']")).to_have_attribute("data-mark", "held")
+        held = _mark(page, "#live [data-die='1']")
+        assert (held["outline"], held["label"]) == ("none", '"held"')
+        assert held["lifted"] != "none"  # raised
+        others = [d for d in "01234" if d not in keep and d != "1"]
+        for die in others:
+            expect(page.locator(f"#live [data-die='{die}']")).not_to_have_attribute(
+                "data-mark", re.compile(".*"))
+        screenshot(page, "kniffel-hint-keep-and-held")

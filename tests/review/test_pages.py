@@ -108,6 +108,14 @@ def test_result_accuracy_and_review_list_every_turn(client, settings) -> None:
     assert html.count('data-decision="keep" data-chosen="11111" data-best="" '
                       'data-loss="16.2500"') == 2
     assert 'data-summary-seat=' in html and f"/players/{players[0]}/games" in html
+    # both say in one sentence what the accuracy and the points lost mean (docs/rules.md)
+    sentence = ("Accuracy 100 means every choice was the best one for the expected final score "
+                "(the casual bot scores about 80, random play about 15); points lost per "
+                "decision is what a choice cost on average against the best one.")
+    for text in (fragment.text, html):
+        assert f"<p class=\"muted small\" data-accuracy-explained>{sentence}</p>" in text
+    dutch = client.get(f"/r/{code}/games/1/review", headers={"accept-language": "nl"}).text
+    assert "Nauwkeurigheid 100 betekent dat elke keuze de beste was" in dutch
 
 
 def test_review_of_a_game_with_a_bot_seat_and_a_taken_over_turn(client, settings) -> None:

@@ -123,8 +123,9 @@ async def test_dice_option_is_validated_and_shown_read_only_to_guests(server) ->
         assert (await sockets[0].act("options", dice="real")).ok
         assert (await guests[0].state(code))["options"]["dice"] == "real"
         page = (await guests[1].http.get(f"/r/{code}")).text
-        assert 'name="dice" data-option="dice" disabled' in page
-        assert '<option value="real" selected>' in page
+        assert '<p class="option-ro" data-option-ro="dice" data-value="real">' in page
+        assert "<strong>real dice on the table</strong>" in page
+        assert 'name="dice"' not in page  # no control that looks editable
         reply = await sockets[1].act("options", dice="screen")
         assert (reply.ok, reply.code) == (False, "not_host")
     finally:

@@ -256,10 +256,16 @@ def test_guests_see_read_only_options_and_the_host_removes_only_where_useful(
     code = create_room(anna, server, "knister", "Anna")
     join(bram, server, code, "Bram")
     expect(bram.locator("[data-readonly-note]")).to_have_text("Only the host can change these.")
-    selects = bram.locator("#live .options select")
-    expect(selects).to_have_count(4)  # match, straight, timer, dice
-    for i in range(4):
-        expect(selects.nth(i)).to_be_disabled()
+    # plain text, not disabled controls that look editable: each option and its value
+    expect(bram.locator("#live .options select, #live .options input")).to_have_count(0)
+    shown = bram.locator("#live .options [data-option-ro]")
+    expect(shown).to_have_count(5)  # match, straight, timer, dice, bot takes over
+    for name, text in (("match", "Match: 1 game"), ("straight_without_seven",
+                       "Straight without a 7: 10 points"), ("timer", "Placement timer: off"),
+                       ("dice", "Dice: on screen"),
+                       ("bot_takeover", "A bot plays for a player who is away, until they "
+                                        "are back: on")):
+        expect(bram.locator(f"[data-option-ro={name}]")).to_contain_text(text)
     expect(anna.locator("[data-readonly-note]")).to_have_count(0)
     bram_seat = anna.locator("#live .seat", has_text="Bram")
     expect(bram_seat.locator("[data-action=remove-seat]")).to_be_visible()  # lobby: useful

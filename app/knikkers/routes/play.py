@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from app.clock import as_utc
 from app.errors import KnobelError
 from app.knikkers import disclosure, leaderboard, log, service, view
+from app.knikkers.abandon import ABANDONED, abandon
 from app.knikkers.routes.common import (
     GameId,
     is_htmx,
@@ -68,8 +69,28 @@ async def knikkers_home(session: SessionDep, guest_id: GuestId, player: CurrentP
 
 
 @router.post("/knikkers/new", name="knikkers_new")
-async def new_game(session: SessionDep, guest_id: GuestId, player: CurrentPlayer):
-    """"Nieuw spel": a new seed in the remembered variant (a game in progress stays as it is)."""
+async def new_game(
+    request: Request, session: SessionDep, guest_id: GuestId, player: CurrentPlayer,
+    leaving: Annotated[int | None, Form(alias="from")] = None,
+    confirm: Annotated[str, Form(max_length=16)] = "",
+):
+    """"Nieuw spel": a new seed in the remembered variant.
+
+    ``from``: the game page it was asked on. When that game is still being played and has
+    moves, the page asking first is shown (nothing changes) unless ``confirm`` is
+    ``"abandon"``: then that game is marked abandoned (docs/rules.md, "End of game and
+    ranking") and the new one starts. Without ``from`` no game is touched.
+    """
+    if leaving is not None:
+        try:
+            left = await service.load(session, leaving, guest_id)
+        except service.GameNotFound:
+            left = None
+        if left is not None and left.row.status == "playing" and left.game.moves > 0:
+            if confirm != "abandon":
+                return templates.TemplateResponse(request, "knikkers/confirm_new.html", {
+                    "player": player, "row": left.row, "game": left.game})
+            await abandon(session, left.row.id, guest_id)
     row = await service.start_game(session, guest_id, _remembered(player))
     return _to_game(row.id)
 
@@ -117,6 +138,8 @@ async def game_page(
         if loaded.row.status == "finished":
             return RedirectResponse(f"{game_url(game_id)}/replay", status_code=303)
         raise HTTPException(status_code=404)
+    if loaded.row.status == ABANDONED:  # left for a new game: back to the one being played
+        return RedirectResponse("/knikkers", status_code=303)
     return await render_game(request, session, loaded, guest_id)
 
 

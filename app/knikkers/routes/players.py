@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 
 from app.knikkers import charts, stats
+from app.knikkers.abandon import abandoned_count
 from app.knikkers.routes.common import parse_variant
 from app.knikkers.variants import DEFAULT_VARIANT, VARIANTS, variant_label
 from app.store.models import Player
@@ -29,6 +30,7 @@ async def player_page(
         raise HTTPException(status_code=404)
     chosen = parse_variant(variant) or subject.knikkers_variant or DEFAULT_VARIANT
     numbers = await stats.player_stats(session, player_id, chosen)
+    abandoned = await abandoned_count(session, player_id, chosen)
     scores = [score for _when, score, _game in numbers.history]
     return templates.TemplateResponse(
         request,
@@ -37,6 +39,7 @@ async def player_page(
             "player": player,
             "subject": subject,
             "variant": chosen,
+            "abandoned": abandoned,
             "variant_name": variant_label(chosen),
             "variants": VARIANTS,
             "stats": numbers,

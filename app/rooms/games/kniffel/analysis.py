@@ -28,8 +28,10 @@ from app.engines.kniffel_optimal import Strategy
 from app.rooms.games.base import Event
 from app.rooms.games.kniffel.state import KniffelState, fold
 
-ACCURACY_SCALE = 3.0
-"""Expected points lost per turn at which the accuracy falls to 100/e (about 37)."""
+ACCURACY_SCALE = 8.0
+"""Expected points lost per turn at which the accuracy falls to 100/e (about 37); calibrated
+so that the casual bot lands in the 70s-80s and random play far below (docs/rules.md,
+"Accuracy"; bench/accuracy.py)."""
 _TIE = 1e-9  # values this close are equally good
 
 
@@ -113,7 +115,8 @@ class GameAnalysis:
 def accuracy(loss: float, turns: int) -> int | None:
     """The 0..100 accuracy of a player who lost ``loss`` expected points in ``turns`` turns:
     ``floor(100 * exp(-loss / (ACCURACY_SCALE * turns)))`` (docs/rules.md, "Accuracy"). 100
-    only for no loss at all; 1 point lost per turn gives 71, 3 points 36. None for 0 turns."""
+    only for no loss at all; 1 point lost per turn gives 88, 2 points 77, 8 points 36. None
+    for 0 turns."""
     if turns <= 0:
         return None
     return math.floor(100 * math.exp(-loss / (ACCURACY_SCALE * turns)) + 1e-9)

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.engines.knister import score_grid
-from app.engines.knister_preview import preview_grid
+from app.engines.knister_preview import preview_grid, total_so_far
 from app.rooms.games.base import Part
 from app.rooms.games.knister.state import ROLLS_PER_GAME, KnisterState
 
@@ -55,6 +55,7 @@ def view(state: KnisterState, viewer_seat_id: int | None) -> dict[str, Any]:
 
     ``sheets[seat]``: ``grid`` (5 tuples of 5 sums or None), ``score`` (KnisterScore),
     ``lines``, ``previews`` (a ``LinePreview`` per line, what it holds so far),
+    ``so_far`` (the provisional total: ``total_so_far`` of the previews),
     ``scoring_cells`` (cells of scoring lines, once the game is over),
     ``auto`` (cells the server placed) and ``cells`` (per row, per cell: its CSS classes,
     value and whether the server placed it). Only ``can_roll``, ``can_enter`` and
@@ -122,8 +123,9 @@ def _sheets(state: KnisterState, over: bool) -> dict[int, dict[str, Any]]:
             score = score_grid(grid, state.rules)
             scoring = frozenset(_scoring_cells(score)) if over else frozenset()
             previous = (entry["grid"], entry["previews"]) if entry else None
+            previews = preview_grid(grid, state.rules, previous)
             entry = {"grid": grid, "score": score, "lines": tuple(score.lines),
-                     "previews": preview_grid(grid, state.rules, previous),
+                     "previews": previews, "so_far": total_so_far(previews),
                      "scoring_cells": scoring, "auto": auto, "over": over,
                      "cells": _cells(grid, auto, scoring)}
         sheets[seat] = entry
@@ -176,7 +178,7 @@ def _sheet_parts(seat: int, mine: bool, view: dict[str, Any],
     current, sheet = view["current_sum"], view["sheets"][seat]
     head = Part(f"sheet-head-{seat}",
                 ("head", seat, labels[seat], bool(current) and seat in view["active"],
-                 seat in st.placed, sheet["score"].total),
+                 seat in st.placed, sheet["score"].total, sheet["so_far"], view["over"]),
                 "knister_head", (seat, view, st, labels))
     grid = Part(f"sheet-grid-{seat}",
                 ("grid", seat, mine, (current, view["rolls_done"])

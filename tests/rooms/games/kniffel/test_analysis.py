@@ -141,13 +141,25 @@ def test_optimal_play_loses_nothing_and_scores_100(kniffel_strategy, seed: int) 
 
 
 def test_accuracy_formula() -> None:
-    # docs/rules.md, "Accuracy": floor(100 * exp(-loss / (3 * turns)))
+    # docs/rules.md, "Accuracy": floor(100 * exp(-loss / (8 * turns)))
     assert accuracy(0.0, 13) == 100
-    assert accuracy(13.0, 13) == 71  # 1 point per turn: 100 / e^(1/3) = 71.65
-    assert accuracy(39.0, 13) == 36  # 3 points per turn: 100 / e = 36.79
+    assert accuracy(13.0, 13) == 88  # 1 point per turn: 100 / e^(1/8) = 88.25
+    assert accuracy(26.0, 13) == 77  # 2 points per turn: 100 / e^(1/4) = 77.88
+    assert accuracy(104.0, 13) == 36  # 8 points per turn: 100 / e = 36.79
+    assert accuracy(208.0, 13) == 13  # 16 points per turn: 100 / e^2 = 13.53
+    assert accuracy(27.3, 13) == 76  # 2.1 points per turn: 100 / e^0.2625 = 76.91
     assert accuracy(0.001, 13) == 99
     assert accuracy(5.0, 0) is None
     assert summarise([]).accuracy is None
+
+
+def test_accuracy_falls_as_more_points_are_lost() -> None:
+    for turns in (1, 5, 13, 26):
+        scores = [accuracy(tenths / 10, turns) for tenths in range(0, 4000)]
+        assert scores[0] == 100
+        assert all(a is not None and b is not None and a >= b
+                   for a, b in zip(scores, scores[1:], strict=False))
+        assert all(s is not None and s < 100 for s in scores[1:])
 
 
 def test_hint_for_five_ones_with_only_chance_open(kniffel_strategy) -> None:

@@ -210,7 +210,7 @@ def test_three_players_fit_a_phone_and_hints_keep_the_desktop_sheet_whole(
     anna.wait_for_selector("#live .seat[data-presence=online] >> nth=2")
     caught_up(anna, server, code)  # no update on its way replaces the form
     anna.check("input[data-option=hints]")
-    cora.wait_for_selector("input[data-option=hints][checked]", state="attached")
+    cora.wait_for_selector("[data-option-ro=hints][data-value=true]", state="attached")
     anna.click("[data-action=start]")
     expect(anna.locator("#live")).to_have_attribute("data-status", "playing")
     roll(anna, server, code, [1, 2, 3, 4, 6])

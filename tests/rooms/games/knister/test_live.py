@@ -291,3 +291,33 @@ async def test_a_returning_player_sees_no_countdown_on_their_own_seat(server) ->
     assert f'data-seat="{seat_ids[away]}" data-presence="online"' in seats
     assert "data-away-due" not in seats
     await _close(guests, [sockets[roller], back])
+
+
+# A sheet in play (tests/engines/test_knister_preview.py, SHEET_IN_PLAY), cell by cell: so far
+# 17 (pairs 1 + 1, three of a kind 3, the full straight 10, the diagonal's pair doubled 2),
+# the final-only total 10 (the one full line).
+SHEET_IN_PLAY = {(0, 0): 5, (0, 1): 5, (0, 4): 9, (1, 0): 7, (1, 1): 7, (1, 2): 7, (2, 0): 2,
+                 (2, 1): 3, (2, 2): 4, (2, 3): 5, (2, 4): 6, (4, 0): 8, (4, 1): 8, (4, 4): 5}
+
+
+async def test_each_sheet_shows_its_provisional_total_so_far_beside_the_final_one(
+        server) -> None:
+    anna = Guest(server.url, "Anna")
+    code = await anna.create_room("knister")
+    faces = [face for value in SHEET_IN_PLAY.values() for face in DICE_FOR[value]]
+    r = await anna.http.post(f"/_test/rooms/{code}/dice", json={"faces": faces})
+    assert r.status_code == 200
+    sock = await anna.connect(code)
+    assert (await sock.act("start")).ok
+    for r_c in SHEET_IN_PLAY:
+        assert (await sock.act("roll")).ok
+        assert (await sock.act("place", cell=f"{r_c[0]},{r_c[1]}")).ok
+    page = (await anna.http.get(f"/r/{code}")).text
+    head = re.search(r'<figcaption id="sheet-head-\d+">.*?</figcaption>', page, re.S)
+    assert head is not None
+    assert 'data-so-far="17"' in head.group(0) and ">so far 17<" in head.group(0)
+    assert 'data-total="10"' in head.group(0)
+    assert "the last number counts full lines only" in page
+    live = sock.last_live()  # the live update of the last placement says the same
+    assert 'data-so-far="17"' in live and 'data-total="10"' in live
+    await _close([anna], [sock])

@@ -1,0 +1,120 @@
+"""A new turn on a phone (390x844) brings the turn panel into view below the sticky header,
+in Debian Chromium: Knister, Kniffel and Knister with real dice (table mode). The player has
+scrolled down to the sheets when the other player's move starts their turn.
+
+One server and one browser for the module; SQLite only (the browser adds nothing on Postgres).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import PHONE, chromium, create_room, join, score_box, sqlite_server
+from tests.web.test_play_feel_browser import load
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+TURN = "#live .turn[data-my-turn]"
+MY_TURN = "#live .turn[data-my-turn=true]"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[object]:
+    with sqlite_server(tmp_path_factory.mktemp("turn-in-view")) as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def browser(server) -> Iterator[object]:
+    with chromium() as b:
+        yield b
+
+
+def _knister_move(page, server, code: str) -> None:
+    """One step of whatever ``page``'s player may do in Knister: roll (screen dice), enter a
+    7 (real dice) or place in the first open cell."""
+    version = page.locator("#live").get_attribute("data-version")
+    if page.locator("#live [data-action=roll]:not([disabled])").count():
+        load(server, code, [3, 4])
+        page.click("#live [data-action=roll]")
+    elif page.locator("#live button.cell.open").count():
+        page.locator("#live button.cell.open").first.click()
+    else:
+        page.click("#live [data-enter-sum='7']")
+    expect(page.locator("#live")).not_to_have_attribute("data-version", version or "")
+
+
+def _kniffel_move(page, server, code: str) -> None:
+    """``page``'s player rolls 1 2 3 3 4 and scores it as chance (or ones, when taken)."""
+    load(server, code, [1, 2, 3, 3, 4])
+    page.click("#live [data-action=roll]")
+    expect(page.locator("#live .dice")).to_have_attribute("data-roll", "12334")
+    taken = page.locator("#live button[data-box=chance]").count() == 0
+    score_box(page, "ones" if taken else "chance")
+
+
+def _is_mine(page) -> bool:
+    return page.locator(TURN).get_attribute("data-my-turn") == "true"
+
+
+def _panel_and_header(page) -> dict:
+    return page.evaluate("""() => {
+        const panel = document.querySelector('#live .turn[data-my-turn]').getBoundingClientRect();
+        const bar = document.querySelector('.topbar').getBoundingClientRect();
+        return {top: panel.top, bottom: panel.bottom, header: bar.bottom,
+                height: window.innerHeight, scrolled: window.scrollY};
+    }""")
+
+
+@pytest.mark.parametrize(("game", "dice"), [("knister", "screen"), ("kniffel", "screen"),
+                                            ("knister", "real")])
+def test_a_new_turn_shows_the_turn_panel_below_the_header_on_a_phone(
+        server, browser, game: str, dice: str) -> None:
+    move = _kniffel_move if game == "kniffel" else _knister_move
+    contexts = [browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
+                for _ in range(4)]
+    anna, *others = pages = [ctx.new_page() for ctx in contexts]
+    code = create_room(anna, server, game, "Anna")
+    for page, name in zip(others, ("Bram", "Cem", "Dora"), strict=True):
+        join(page, server, code, name)
+    if dice == "real":
+        anna.select_option("#live select[data-option=dice]", "real")
+        expect(others[-1].locator("#live [data-option-ro=dice]")).to_have_attribute(
+            "data-value", "real")
+    anna.click("#live [data-action=start]")
+    for page in pages:
+        expect(page.locator(TURN)).to_be_attached()
+    for _ in range(6):  # Anna plays until the table waits for the others
+        if not _is_mine(anna):
+            break
+        move(anna, server, code)
+    else:
+        raise AssertionError("Anna's turn never ended")
+
+    anna.evaluate("""() => {  // the player scrolls down to the sheets
+        const top = document.querySelector('#live .turn').getBoundingClientRect().top;
+        window.scrollTo(0, window.scrollY + top - 20);
+    }""")
+    before = _panel_and_header(anna)
+    assert before["scrolled"] > 0, before
+    # Knister: the panel is partly under the header (the Kniffel family's sticks below it)
+    assert game == "kniffel" or before["top"] < before["header"], before
+
+    for _ in range(12):  # the others play until Anna's turn starts
+        if _is_mine(anna):
+            break
+        page = next((p for p in others if _is_mine(p)), None)
+        assert page is not None, "nobody is on turn"
+        move(page, server, code)
+        expect(anna.locator("#live")).to_have_attribute(  # Anna's page has it too
+            "data-version", page.locator("#live").get_attribute("data-version") or "")
+    else:
+        raise AssertionError("Anna's turn never came")
+    expect(anna.locator(MY_TURN)).to_be_in_viewport()
+    after = _panel_and_header(anna)
+    assert after["header"] <= after["top"] < after["height"], after
+    for ctx in contexts:
+        ctx.close()
