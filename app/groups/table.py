@@ -62,9 +62,9 @@ async def table(session: AsyncSession, group_id: int, kind: str, season: Season)
                GroupResult.member.is_(True))
         .group_by(GroupResult.player_id), season)
     found: list[Any] = list((await session.execute(query)).all())
-    names = dict((await session.execute(
+    names: dict[str, str] = {p: n for p, n in (await session.execute(
         select(GroupMember.player_id, GroupMember.name)
-        .where(GroupMember.group_id == group_id))).tuples().all())
+        .where(GroupMember.group_id == group_id)))}
     rows = [Row(player, names.get(player, "?"), int(games), int(wins), float(rank),
                 float(score), int(best), int(thrown),
                 float(acc) if acc is not None else None)
