@@ -46,45 +46,50 @@ class Recorder:
     def __init__(self, db: Database, accuracy: Accuracy | None = None) -> None:
         self.db = db
         self.accuracy = accuracy
-        self._queue: asyncio.Queue[int] = asyncio.Queue()
+        self._queue: asyncio.Queue[int] | None = None  # made by start(), in its event loop
         self._worker: asyncio.Task[None] | None = None
 
     def notify(self, game_id: int) -> None:
-        """Queue finished game ``game_id`` to be recorded (returns at once)."""
-        self._queue.put_nowait(game_id)
+        """Queue finished game ``game_id`` to be recorded (returns at once; before ``start``
+        or after ``close`` the next start's scan finds it)."""
+        if self._queue is not None:
+            self._queue.put_nowait(game_id)
 
     def start(self) -> None:
         """Start the worker, which first queues the games not recorded yet (``scan``)."""
-        self._worker = asyncio.create_task(self._work())
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        self._queue = queue
+        self._worker = asyncio.create_task(self._work(queue))
 
     async def close(self) -> None:
         """Stop the worker (a game it was recording is recorded again at the next start)."""
-        if self._worker is not None:
-            self._worker.cancel()
+        worker, self._worker, self._queue = self._worker, None, None
+        if worker is not None:
+            worker.cancel()
             try:
-                await self._worker
+                await worker
             except asyncio.CancelledError:
                 pass
-            self._worker = None
 
     async def idle(self) -> None:
         """Wait until every queued game is recorded (tests, benchmarks)."""
-        await self._queue.join()
+        if self._queue is not None:
+            await self._queue.join()
 
-    async def _work(self) -> None:
+    async def _work(self, queue: asyncio.Queue[int]) -> None:
         try:
             for game_id in await self.scan():
-                self.notify(game_id)
+                queue.put_nowait(game_id)
         except Exception:
             log.exception("group_scan_failed")
         while True:
-            game_id = await self._queue.get()
+            game_id = await queue.get()
             try:
                 await self.record(game_id)
             except Exception:  # the next start's scan tries it again
                 log.exception("game_not_recorded", game=game_id)
             finally:
-                self._queue.task_done()
+                queue.task_done()
 
     async def scan(self) -> list[int]:
         """Finished room games without a ``rated_games`` row, oldest first."""

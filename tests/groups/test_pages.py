@@ -5,15 +5,42 @@ a removed member who cannot open rooms for the group, escaping, and three langua
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 EN = {"accept-language": "en"}
 
 
-def _guest(client: TestClient, name: str | None = None) -> TestClient:
+class Visitor:
+    """Another visitor with their own cookies, sending through the one client of the test
+    (whose app runs in one event loop)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client, self.jar = client, httpx.Cookies()
+
+    def _send(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        saved = self.client.cookies
+        self.client.cookies = self.jar
+        try:
+            return self.client.request(method, url, **kwargs)
+        finally:
+            self.jar = self.client.cookies
+            self.client.cookies = saved
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        """GET ``url`` with this visitor's cookies."""
+        return self._send("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> httpx.Response:
+        """POST ``url`` with this visitor's cookies."""
+        return self._send("POST", url, **kwargs)
+
+
+def _guest(client: TestClient, name: str | None = None) -> Visitor:
     """Another visitor (own cookies) on the same app; with ``name`` saved."""
-    other = TestClient(client.app, base_url="http://testserver")
+    other = Visitor(client)
     if name:
         assert other.post("/name", data={"name": name}, follow_redirects=False).status_code == 303
     return other
@@ -33,7 +60,7 @@ def _invite(client: TestClient, code: str) -> str:
     return match[1].replace("http://testserver", "")
 
 
-def _join(guest: TestClient, invite: str, name: str) -> None:
+def _join(guest: Visitor, invite: str, name: str) -> None:
     form = guest.get(invite, headers=EN)
     assert form.status_code == 200 and 'name="name"' in form.text
     r = guest.post(invite, data={"name": name}, follow_redirects=False)
