@@ -15,8 +15,10 @@ from app.clock import as_utc
 from app.groups.models import GroupResult
 from app.groups.seasons import Season
 from app.groups.table import in_season
+from app.rooms.state import MAX_SEATS
 
 RECENT_GAMES = 50  # games listed on the group page
+
 
 
 @dataclass
@@ -82,19 +84,22 @@ RECORDS = (("knister_score", GroupResult.score, GroupResult.kind == "knister"),
 async def records(session: AsyncSession, group_id: int, season: Season) -> list[Record]:
     """The group's records in ``season`` among members: highest Knister score, most Kniffels
     in one game, best accuracy (the earliest game holds a record on a tie); missing ones are
-    left out."""
-    found = []
+    left out. Two index look-ups each: the best value, then its earliest game."""
+    found: list[Record] = []
     for what, column, condition in RECORDS:
-        query = in_season(
-            select(GroupResult, column)
-            .where(GroupResult.group_id == group_id, GroupResult.member.is_(True), condition)
-            .order_by(column.desc(), GroupResult.finished_at, GroupResult.game_id)
-            .limit(1), season)
-        row = (await session.execute(query)).first()
-        if row is not None:
-            result = row[0]
-            found.append(Record(what, int(row[1]), result.name, result.code, result.number,
-                                result.kind, as_utc(result.finished_at)))
+        def among(query, column=column, condition=condition):
+            return in_season(query.where(GroupResult.group_id == group_id,
+                                         GroupResult.member.is_(True), condition), season)
+
+        best = (await session.execute(among(
+            select(column).order_by(column.desc()).limit(1)))).scalar_one_or_none()
+        if best is None:
+            continue
+        result = (await session.execute(among(
+            select(GroupResult).where(column == best)
+            .order_by(GroupResult.finished_at, GroupResult.game_id).limit(1)))).scalar_one()
+        found.append(Record(what, int(best), result.name, result.code, result.number,
+                            result.kind, as_utc(result.finished_at)))
     return found
 
 
@@ -113,15 +118,15 @@ class PlayedGame:
 async def games(session: AsyncSession, group_id: int, season: Season,
                 kind: str | None = None, limit: int = RECENT_GAMES) -> list[PlayedGame]:
     """The group's latest ``limit`` games in ``season`` (of ``kind`` when given), newest
-    first."""
+    first. Reads the newest ``limit`` x ``MAX_SEATS`` results along the index
+    ``ix_group_results_recent`` (a game has at most that many seats)."""
     latest = in_season(
         select(GroupResult.game_id).where(GroupResult.group_id == group_id)
-        .group_by(GroupResult.game_id, GroupResult.finished_at)
-        .order_by(GroupResult.finished_at.desc(), GroupResult.game_id.desc()).limit(limit),
-        season)
+        .order_by(GroupResult.finished_at.desc(), GroupResult.game_id.desc())
+        .limit(limit * MAX_SEATS), season)
     if kind is not None:
         latest = latest.where(GroupResult.kind == kind)
-    ids: list[int] = list((await session.execute(latest)).scalars())
+    ids: list[int] = list(dict.fromkeys((await session.execute(latest)).scalars()))[:limit]
     rows = (await session.execute(
         select(GroupResult).where(GroupResult.game_id.in_(ids)))).scalars()
     by_game: dict[int, PlayedGame] = {}

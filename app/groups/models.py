@@ -7,10 +7,12 @@ game of a group's room and seated player, written once when the game is recorded
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -109,6 +111,27 @@ class GroupResult(Base):
     accuracy: Mapped[int | None] = mapped_column(SmallInteger)
 
 
+class GroupStanding(Base):
+    """One member's sums in a group, game ``kind`` and ``month`` (its first day, UTC): what
+    the table shows, added to when a game is recorded (``app.groups.standings``)."""
+
+    __tablename__ = "group_standings"
+
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    month: Mapped[date] = mapped_column(Date, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    rank_sum: Mapped[int] = mapped_column(Integer)
+    score_sum: Mapped[int] = mapped_column(BigInteger)
+    best: Mapped[int] = mapped_column(Integer)
+    kniffels: Mapped[int] = mapped_column(Integer)
+    accuracy_sum: Mapped[int] = mapped_column(Integer)
+    accuracy_games: Mapped[int] = mapped_column(Integer)
+
+
 class Rating(Base):
     """A player's openskill rating in one game ``kind`` and ``scope`` (``all``, or
     ``g<group id>`` for the games of one group): mean ``mu``, uncertainty ``sigma`` and the
@@ -140,4 +163,8 @@ Index("ix_group_nights_group", GroupNight.group_id, GroupNight.started_at)
 Index("ix_group_results_table", GroupResult.group_id, GroupResult.kind,
       GroupResult.finished_at, GroupResult.player_id)
 Index("ix_group_results_night", GroupResult.night_id)
+Index("ix_group_results_recent", GroupResult.group_id, GroupResult.finished_at)
+Index("ix_group_results_score", GroupResult.group_id, GroupResult.kind, GroupResult.score)
+Index("ix_group_results_kniffels", GroupResult.group_id, GroupResult.kniffels)
+Index("ix_group_results_accuracy", GroupResult.group_id, GroupResult.accuracy)
 Index("ix_games_status_finished", Game.status, Game.finished_at)

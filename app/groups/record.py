@@ -25,6 +25,7 @@ from app.groups.feats import kniffels
 from app.groups.models import GroupMember, GroupNight, GroupResult, GroupRoom, RatedGame
 from app.groups.rating_store import rate_game
 from app.groups.ratings import ranks_of
+from app.groups.standings import add_accuracies, add_results
 from app.rooms.bots.identity import is_bot
 from app.rooms.state import to_event
 from app.store.db import Database
@@ -106,12 +107,14 @@ class Recorder:
         group) and the ratings. False when it was recorded before or is not a finished room
         game."""
         async def attempt() -> Game | None:
-            async with self.db.sessionmaker() as session:
-                try:
-                    async with session.begin():
-                        return await record_game(session, game_id)
-                except IntegrityError:  # another process recorded it first
-                    return None
+            for _ in range(3):
+                async with self.db.sessionmaker() as session:
+                    try:
+                        async with session.begin():
+                            return await record_game(session, game_id)
+                    except IntegrityError:  # another process recorded it first, or made
+                        pass  # one of its rating or standing rows meanwhile: look again
+            raise RuntimeError(f"game {game_id} could not be recorded")
 
         game = await on_fresh_connection(attempt, "record_game")
         if game is None:
@@ -130,8 +133,11 @@ class Recorder:
             async with self.db.sessionmaker() as session, session.begin():
                 rows = await session.execute(
                     select(GroupResult).where(GroupResult.game_id == game.id))
-                for row in rows.scalars():
+                results = list(rows.scalars())
+                for row in results:
                     row.accuracy = found.get(row.seat_id)
+                await add_accuracies(session, [r for r in results
+                                               if r.member and r.accuracy is not None])
         except Exception:
             log.exception("accuracy_not_stored", game=game.id)
 
@@ -173,16 +179,21 @@ async def _group_results(session: AsyncSession, game: Game, group_id: int,
     night = await _night_at(session, group_id, finished)
     thrown = kniffels(game.kind, await _events(session, game.id))
     ranks = ranks_of({str(s): points for s, points in totals.items()})
+    counted = []
     for seat_id, points in totals.items():
         seat = seats[seat_id]
         rank = ranks[str(seat_id)]
-        session.add(GroupResult(
+        result = GroupResult(
             game_id=game.id, player_id=seat.player_id, group_id=group_id, night_id=night,
             kind=game.kind, finished_at=finished, code=code, number=game.number,
             seat_id=seat_id, name=seat.name,
             member=seat.player_id in active and not is_bot(seat.player_id),
             score=points, rank=rank, players=len(totals), won=rank == 1,
-            kniffels=thrown.get(seat_id, 0), accuracy=None))
+            kniffels=thrown.get(seat_id, 0), accuracy=None)
+        session.add(result)
+        if result.member:
+            counted.append(result)
+    await add_results(session, counted)
 
 
 async def _night_at(session: AsyncSession, group_id: int, at: datetime) -> int | None:

@@ -1,6 +1,5 @@
-"""A group's standing table for one season and game kind, read from ``group_results``
-(docs/rules.md, "Groups"): one aggregate query over the index
-``ix_group_results_table``.
+"""A group's standing table for one season and game kind (docs/rules.md, "Groups"): the
+members' monthly sums (``group_standings``), one row per member and month.
 
 Only members count (``member``: people who belonged when the game was recorded; bots never),
 with the name they have in the group (kept when they leave).
@@ -11,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.groups.models import GroupMember, GroupResult
+from app.groups.models import GroupMember, GroupResult, GroupStanding
 from app.groups.seasons import Season
 
 SORTS = ("wins", "games", "rank", "score", "best", "kniffels", "accuracy", "rating")
@@ -51,24 +50,26 @@ def in_season(query, season: Season):
 
 async def table(session: AsyncSession, group_id: int, kind: str, season: Season) -> list[Row]:
     """The members' rows of group ``group_id`` in ``kind`` and ``season``, most wins first
-    (then fewer games, better average rank, name)."""
-    query = in_season(
-        select(GroupResult.player_id, func.count(),
-               func.sum(case((GroupResult.won, 1), else_=0)),
-               func.avg(GroupResult.rank), func.avg(GroupResult.score),
-               func.max(GroupResult.score), func.sum(GroupResult.kniffels),
-               func.avg(GroupResult.accuracy))
-        .where(GroupResult.group_id == group_id, GroupResult.kind == kind,
-               GroupResult.member.is_(True))
-        .group_by(GroupResult.player_id), season)
+    (then fewer games, better average rank, name): sums of their monthly standings."""
+    query = (select(GroupStanding.player_id, func.sum(GroupStanding.games),
+                    func.sum(GroupStanding.wins), func.sum(GroupStanding.rank_sum),
+                    func.sum(GroupStanding.score_sum), func.max(GroupStanding.best),
+                    func.sum(GroupStanding.kniffels), func.sum(GroupStanding.accuracy_sum),
+                    func.sum(GroupStanding.accuracy_games))
+             .where(GroupStanding.group_id == group_id, GroupStanding.kind == kind)
+             .group_by(GroupStanding.player_id))
+    if season.start is not None:
+        query = query.where(GroupStanding.month == season.start.date())
     found: list[Any] = list((await session.execute(query)).all())
     names: dict[str, str] = {p: n for p, n in (await session.execute(
         select(GroupMember.player_id, GroupMember.name)
         .where(GroupMember.group_id == group_id)))}
-    rows = [Row(player, names.get(player, "?"), int(games), int(wins), float(rank),
-                float(score), int(best), int(thrown),
-                float(acc) if acc is not None else None)
-            for player, games, wins, rank, score, best, thrown, acc in found]
+    # Postgres sums a BIGINT to NUMERIC: every sum is made an int before dividing
+    rows = [Row(player, names.get(player, "?"), int(games), int(wins),
+                int(rank_sum) / int(games), int(score_sum) / int(games), int(best), int(thrown),
+                int(acc_sum) / int(acc_games) if acc_games else None)
+            for player, games, wins, rank_sum, score_sum, best, thrown, acc_sum, acc_games
+            in found if games]
     return sort_rows(rows, "wins")
 
 

@@ -163,3 +163,39 @@ def test_scan_finds_the_games_not_recorded(database_url):
             await db.dispose()
 
     asyncio.run(run())
+
+
+def test_accuracy_from_the_analysis_counts_in_the_table_and_records(database_url):
+    """The recorder's accuracy source (the game review's analysis in the app) gives Anna 90
+    and Bram 70 in the first game, Anna 80 in the second: Anna averages 85, Bram 70, and the
+    best accuracy is Anna's 90 of game 1."""
+    given = {1: {ANNA: 90, BRAM: 70}, 2: {ANNA: 80}}
+
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, room = await make_group(db)
+            seats: dict[str, int] = {}
+            async with db.sessionmaker() as session:
+                from app.store.models import Seat
+                for seat in (await session.execute(select(Seat))).scalars():
+                    seats[seat.player_id] = seat.id
+
+            async def accuracy(game):
+                return {seats[p]: v for p, v in given[game.number].items()}
+
+            recorder = Recorder(db, accuracy)
+            for number, at in ((1, T0), (2, T0 + timedelta(hours=1))):
+                game = await add_game(db, room, number, "kniffel", {ANNA: 200, BRAM: 150}, at)
+                assert await recorder.record(game)
+            async with db.sessionmaker() as session:
+                rows = {r.name: r.accuracy for r in await table(session, group_id, "kniffel",
+                                                                   MONTH)}
+                found = {r.what: (r.value, r.name, r.number)
+                         for r in await history.records(session, group_id, MONTH)}
+        finally:
+            await db.dispose()
+        assert rows == {"Anna": 85.0, "Bram": 70.0}
+        assert found["accuracy"] == (90, "Anna", 1)
+
+    asyncio.run(run())
