@@ -162,3 +162,33 @@ def test_the_group_page_speaks_three_languages(client):
     for lang, word in words.items():
         page = client.get(f"/groups/{code}", headers={"accept-language": lang})
         assert page.status_code == 200 and word in page.text, lang
+
+
+def test_the_host_plays_an_open_room_for_the_group_from_the_lobby(client):
+    code = _create(client)
+    made = client.post("/rooms", data={"game": "knister", "name": "Anna"},
+                       follow_redirects=False)
+    room = made.headers["location"].rsplit("/", 1)[1]
+    lobby = client.get(f"/r/{room}", headers=EN).text
+    assert f'href="/r/{room}/group" data-action="room-group"' in lobby
+    choice = client.get(f"/r/{room}/group", headers=EN).text
+    assert f'data-attach-group="{code}"' in choice and "data-room-group" not in choice
+    r = client.post(f"/r/{room}/group", data={"group": code}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/r/{room}"
+    assert f'data-room-group="{code}"' in client.get(f"/r/{room}/group", headers=EN).text
+    assert client.post(f"/r/{room}/group", data={"group": "NoSuchGroup00000"}).status_code == 404
+    assert client.post("/r/NoSuchRoom000000/group", data={"group": code}).status_code == 404
+
+
+def test_the_admin_starts_and_ends_a_night(client):
+    code = _create(client)
+    bram = _guest(client)
+    _join(bram, _invite(client, code), "Bram")
+    assert bram.post(f"/groups/{code}/night").status_code == 403
+    assert client.post(f"/groups/{code}/night/end").status_code == 409  # none running
+    assert client.post(f"/groups/{code}/night", follow_redirects=False).status_code == 303
+    assert client.post(f"/groups/{code}/night").status_code == 409  # already running
+    page = client.get(f"/groups/{code}", headers=EN).text
+    assert 'data-action="end-night"' in page and "A night is running since" in page
+    assert client.post(f"/groups/{code}/night/end", follow_redirects=False).status_code == 303
+    assert 'data-action="start-night"' in client.get(f"/groups/{code}", headers=EN).text
