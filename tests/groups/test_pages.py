@@ -138,6 +138,7 @@ def test_a_removed_member_cannot_open_or_attach_rooms(client):
     again = bram.post("/rooms", data={"game": "kniffel", "name": "Bram", "group": code},
                       headers={**EN, "accept": "application/json"}, follow_redirects=False)
     assert again.status_code == 404 and again.json()["error"] == "not_found"
+    assert bram.get("/", headers=EN).text.count("data-my-room=") == 1  # no room was made
     assert bram.post(f"/r/{room}/group", data={"group": code},
                      follow_redirects=False).status_code == 404
     # and the admin cannot take the room of someone else
