@@ -84,22 +84,21 @@ RECORDS = (("knister_score", GroupResult.score, GroupResult.kind == "knister"),
 async def records(session: AsyncSession, group_id: int, season: Season) -> list[Record]:
     """The group's records in ``season`` among members: highest Knister score, most Kniffels
     in one game, best accuracy (the earliest game holds a record on a tie); missing ones are
-    left out. Two index look-ups each: the best value, then its earliest game."""
+    left out. One statement each, led by its index (``ix_group_results_score``,
+    ``_kniffels``, ``_accuracy``)."""
     found: list[Record] = []
     for what, column, condition in RECORDS:
-        def among(query, column=column, condition=condition):
-            return in_season(query.where(GroupResult.group_id == group_id,
-                                         GroupResult.member.is_(True), condition), season)
-
-        best = (await session.execute(among(
-            select(column).order_by(column.desc()).limit(1)))).scalar_one_or_none()
-        if best is None:
-            continue
-        result = (await session.execute(among(
-            select(GroupResult).where(column == best)
-            .order_by(GroupResult.finished_at, GroupResult.game_id).limit(1)))).scalar_one()
-        found.append(Record(what, int(best), result.name, result.code, result.number,
-                            result.kind, as_utc(result.finished_at)))
+        query = in_season(
+            select(GroupResult)
+            .where(GroupResult.group_id == group_id, GroupResult.member.is_(True), condition)
+            .order_by(column.desc(), GroupResult.finished_at, GroupResult.game_id).limit(1),
+            season)
+        result = (await session.execute(query)).scalar_one_or_none()
+        if result is not None:
+            value = {"knister_score": result.score, "kniffels": result.kniffels,
+                     "accuracy": result.accuracy}[what]
+            found.append(Record(what, int(value or 0), result.name, result.code,
+                                result.number, result.kind, as_utc(result.finished_at)))
     return found
 
 

@@ -13,7 +13,7 @@ from app.groups import history, nights
 from app.groups.models import Group
 from app.groups.rating_store import ratings_in
 from app.groups.seasons import ALL, Season, season
-from app.groups.service import members
+from app.groups.service import ACTIVE, members
 from app.groups.table import Row, sort_rows, table
 from app.knikkers.charts import score_line
 from app.rooms.games import GAMES
@@ -50,23 +50,26 @@ def seasons_offered(now: datetime, back: int = 12) -> list[str]:
 
 
 async def with_ratings(session: AsyncSession, group: Group, kind: str,
-                       rows: list[Row]) -> list[Row]:
-    """``rows`` with each member's group rating in ``kind`` filled in."""
-    rated = await ratings_in(session, f"g{group.id}", kind, [r.player_id for r in rows])
+                       rows: list[Row]) -> dict[str, float]:
+    """Fill in each row's group rating in ``kind``; returns the players' global ratings
+    shown (player id -> ``mu - 3 sigma``)."""
+    scope = f"g{group.id}"
+    rated = await ratings_in(session, [scope, "all"], kind, [r.player_id for r in rows])
     for row in rows:
-        skill = rated.get(row.player_id)
+        skill = rated[scope].get(row.player_id)
         if skill is not None:
             row.rating, row.provisional = skill.shown, skill.provisional
-    return rows
+    return {player: skill.shown for player, skill in rated["all"].items()}
 
 
 async def group_context(session: AsyncSession, group: Group, viewer: str, view: Choice,
                         now: datetime) -> dict[str, Any]:
     """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``."""
-    rows = await with_ratings(session, group, view.kind,
-                              await table(session, group.id, view.kind, view.season))
-    global_rated = await ratings_in(session, "all", view.kind, [r.player_id for r in rows])
-    people = await members(session, group)
+    everyone = await members(session, group, everyone=True)
+    people = [m for m in everyone if m.status == ACTIVE]
+    rows = await table(session, group.id, view.kind, view.season,
+                       {m.player_id: m.name for m in everyone})
+    global_ratings = await with_ratings(session, group, view.kind, rows)
     a, b = view.a or viewer, view.b
     pair = None
     if b and a != b:
@@ -77,7 +80,7 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
                              if night is not None else (0, []))
     return {
         "group": group, "view": view, "rows": sort_rows(rows, view.sort),
-        "global_ratings": {p: s.shown for p, s in global_rated.items()},
+        "global_ratings": global_ratings,
         "members": people, "is_admin": group.admin_player_id == viewer, "viewer": viewer,
         "names": {m.player_id: m.name for m in people},
         "a": a, "b": b, "pair": pair,

@@ -34,10 +34,14 @@ async def rate_game(session: AsyncSession, kind: str, scope: str,
     return rated
 
 
-async def ratings_in(session: AsyncSession, scope: str, kind: str,
-                     players: list[str]) -> dict[str, Skill]:
-    """Player id -> stored rating in ``scope`` and ``kind`` (players never rated left out)."""
+async def ratings_in(session: AsyncSession, scopes: list[str], kind: str,
+                     players: list[str]) -> dict[str, dict[str, Skill]]:
+    """Scope -> player id -> stored rating in ``kind``, for each of ``scopes`` (players never
+    rated there left out); one statement."""
     rows = await session.execute(
-        select(Rating).where(Rating.scope == scope, Rating.kind == kind,
+        select(Rating).where(Rating.scope.in_(scopes), Rating.kind == kind,
                              Rating.player_id.in_(players)))
-    return {r.player_id: Skill(r.mu, r.sigma, r.games) for r in rows.scalars()}
+    found: dict[str, dict[str, Skill]] = {scope: {} for scope in scopes}
+    for r in rows.scalars():
+        found[r.scope][r.player_id] = Skill(r.mu, r.sigma, r.games)
+    return found

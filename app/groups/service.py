@@ -64,8 +64,13 @@ async def membership(session: AsyncSession, group: Group, player_id: str) -> Gro
 async def member_group(session: AsyncSession, code: str, player_id: str) -> Group:
     """Group ``code`` for one of its active members; ``GroupError`` not_found (404) for an
     unknown group and for anyone else alike."""
-    group = await group_by_code(session, code)
-    if group is None or await membership(session, group, player_id) is None:
+    group = None
+    if is_code(code):
+        group = (await session.execute(
+            select(Group).join(GroupMember, GroupMember.group_id == Group.id)
+            .where(Group.code == code, GroupMember.player_id == player_id,
+                   GroupMember.status == ACTIVE))).scalar_one_or_none()
+    if group is None:
         raise _not_found()
     return group
 
@@ -78,12 +83,14 @@ async def admin_group(session: AsyncSession, code: str, player_id: str) -> Group
     return group
 
 
-async def members(session: AsyncSession, group: Group) -> list[GroupMember]:
-    """The active members of ``group``, by name."""
-    rows = await session.execute(
-        select(GroupMember).where(GroupMember.group_id == group.id,
-                                  GroupMember.status == ACTIVE)
-        .order_by(GroupMember.name, GroupMember.player_id))
+async def members(session: AsyncSession, group: Group,
+                  everyone: bool = False) -> list[GroupMember]:
+    """The active members of ``group`` (``everyone``: also those who left or were removed),
+    by name."""
+    query = select(GroupMember).where(GroupMember.group_id == group.id)
+    if not everyone:
+        query = query.where(GroupMember.status == ACTIVE)
+    rows = await session.execute(query.order_by(GroupMember.name, GroupMember.player_id))
     return list(rows.scalars())
 
 

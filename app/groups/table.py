@@ -48,9 +48,11 @@ def in_season(query, season: Season):
     return query
 
 
-async def table(session: AsyncSession, group_id: int, kind: str, season: Season) -> list[Row]:
+async def table(session: AsyncSession, group_id: int, kind: str, season: Season,
+                names: dict[str, str] | None = None) -> list[Row]:
     """The members' rows of group ``group_id`` in ``kind`` and ``season``, most wins first
-    (then fewer games, better average rank, name): sums of their monthly standings."""
+    (then fewer games, better average rank, name): sums of their monthly standings.
+    ``names``: player id -> name in the group, every member ever (read when None)."""
     query = (select(GroupStanding.player_id, func.sum(GroupStanding.games),
                     func.sum(GroupStanding.wins), func.sum(GroupStanding.rank_sum),
                     func.sum(GroupStanding.score_sum), func.max(GroupStanding.best),
@@ -61,9 +63,10 @@ async def table(session: AsyncSession, group_id: int, kind: str, season: Season)
     if season.start is not None:
         query = query.where(GroupStanding.month == season.start.date())
     found: list[Any] = list((await session.execute(query)).all())
-    names: dict[str, str] = {p: n for p, n in (await session.execute(
-        select(GroupMember.player_id, GroupMember.name)
-        .where(GroupMember.group_id == group_id)))}
+    if names is None:
+        names = {p: n for p, n in (await session.execute(
+            select(GroupMember.player_id, GroupMember.name)
+            .where(GroupMember.group_id == group_id)))}
     # Postgres sums a BIGINT to NUMERIC: every sum is made an int before dividing
     rows = [Row(player, names.get(player, "?"), int(games), int(wins),
                 int(rank_sum) / int(games), int(score_sum) / int(games), int(best), int(thrown),

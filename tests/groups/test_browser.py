@@ -104,6 +104,10 @@ def test_a_group_plays_two_kniffel_rooms_and_sees_its_table(server) -> None:
         assert {rows.nth(i).get_attribute("data-player") for i in range(3)} == {
             "Anna", "Bram", "Carl"}
         expect(anna.locator("[data-record=kniffels]")).to_have_attribute("data-value", "1")
+        # two games rated: every member's group rating is shown, marked provisional
+        expect(anna.locator("[data-group-row] [data-rating][data-provisional]")).to_have_count(3)
+        assert all(rows.nth(i).locator("[data-rating]").get_attribute("data-rating")
+                   for i in range(3))
         anna.select_option("#h2h-b", label="Bram")
         anna.click("form[data-action=head-to-head] button[type=submit]")
         pair = anna.locator("[data-head-to-head]")
