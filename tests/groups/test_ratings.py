@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 import random
 
+from app.engines.knister import KnisterRules, score_grid
+from app.engines.knister_bot import choose_cell
 from app.groups.ratings import BOT_PRIORS, NEW, Skill, prior, ranks_of, update
 
 A, B, C = "a" * 32, "b" * 32, "c" * 32
@@ -97,3 +99,28 @@ def test_a_season_of_simulated_games_rates_the_stronger_level_higher():
     assert ratings[strong].shown > ratings[casual].shown
     assert ratings[strong].mu > ratings[third].mu
     assert ratings[strong].games == 60 and not ratings[strong].provisional
+
+
+def _knister_total(level: str, dice: random.Random, choices: random.Random) -> int:
+    """One Knister sheet played by the bot ``level`` on the rolls ``dice`` draws (docs/rules.md,
+    "Knister"; straight without 7: 10 points)."""
+    grid: list[list[int | None]] = [[None] * 5 for _ in range(5)]
+    for rolls_done in range(25):
+        value = dice.randint(1, 6) + dice.randint(1, 6)
+        r, c = choose_cell(grid, value, rolls_done, 10, choices, level=level)
+        grid[r][c] = value
+    return score_grid(grid, KnisterRules(straight_without_seven=10)).total
+
+
+def test_a_season_of_knister_bot_games_rates_the_strong_level_above_the_casual():
+    """A season of 16 Knister games between the bot levels themselves, each seat rated as an
+    unknown player (not by its fixed prior): the strong level ends rated above both casual
+    seats, which is the order of the levels' fixed priors."""
+    seats = {A: "strong", B: "casual", C: "casual"}
+    ratings: dict[str, Skill] = {}
+    for game in range(16):
+        totals = {who: _knister_total(level, random.Random(game), random.Random(f"{game}{who}"))
+                  for who, level in seats.items()}
+        ratings.update(update(ratings, totals))
+    assert ratings[A].mu > max(ratings[B].mu, ratings[C].mu)
+    assert BOT_PRIORS["strong"][0] > BOT_PRIORS["casual"][0]
