@@ -93,10 +93,13 @@ async def end_night(code: str, guest_id: GuestId, session: SessionDep):
 @router.get("/r/{room}/group", response_class=HTMLResponse, name="room_group")
 async def room_group_page(request: Request, room: str, player: CurrentPlayer,
                           guest_id: GuestId, session: SessionDep) -> Response:
-    """The host's choice of a group to play room ``room`` for."""
+    """The host's choice of a group to play room ``room`` for (the group it plays for now is
+    named to its members only)."""
+    current = await service.room_group(session, room)
+    if current is not None and await service.membership(session, current, guest_id) is None:
+        current = None
     return templates.TemplateResponse(request, "groups/room.html", {
-        "player": player, "room_code": room,
-        "current": await service.room_group(session, room),
+        "player": player, "room_code": room, "current": current,
         "groups": await service.groups_of(session, guest_id)})
 
 

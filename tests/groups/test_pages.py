@@ -177,6 +177,7 @@ def test_the_host_plays_an_open_room_for_the_group_from_the_lobby(client):
     r = client.post(f"/r/{room}/group", data={"group": code}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/r/{room}"
     assert f'data-room-group="{code}"' in client.get(f"/r/{room}/group", headers=EN).text
+    assert "data-room-group" not in _guest(client).get(f"/r/{room}/group", headers=EN).text
     assert client.post(f"/r/{room}/group", data={"group": "NoSuchGroup00000"}).status_code == 404
     assert client.post("/r/NoSuchRoom000000/group", data={"group": code}).status_code == 404
 
