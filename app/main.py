@@ -12,6 +12,10 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from app import i18n
 from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
+from app.groups import admin_routes as group_admin_routes
+from app.groups import routes as group_routes
+from app.groups.accuracy import accuracy_of
+from app.groups.record import Recorder
 from app.knikkers.routes import play as knikkers_play
 from app.knikkers.routes import router as knikkers_router
 from app.knikkers.service import Refused
@@ -54,13 +58,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     dice = DiceSource(allow_loaded=settings.test_routes)
     broadcast = make_broadcast(settings.broadcast_url)
     presence = Presence(ttl=settings.presence_ttl_seconds)
-    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
-                        host_grace=timedelta(seconds=settings.host_grace_seconds))
-    parts = PartCache()
     assert settings.strategy_dir is not None  # filled in by Settings
     strategy = StrategyTables(settings.strategy_dir)
-    bots = install_bots(rooms, strategy.for_options, settings)
     reviews = Reviews(db, strategy)
+    recorder = Recorder(db, accuracy_of(reviews))  # groups' results, ratings (app/groups)
+    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
+                        host_grace=timedelta(seconds=settings.host_grace_seconds),
+                        finished=recorder.notify)
+    parts = PartCache()
+    bots = install_bots(rooms, strategy.for_options, settings)
 
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
@@ -92,9 +98,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             freezer = asyncio.create_task(keep_frozen(
                 busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
         bots.start()
+        recorder.start()
         yield
         if freezer:
             freezer.cancel()
+        await recorder.close()
         await bots.close()
         rooms.close()
         strategy.close()
@@ -120,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.strategy = strategy
     app.state.bots = bots
     app.state.reviews = reviews
+    app.state.recorder = recorder
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 
@@ -139,6 +148,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_routes.router)
     app.include_router(bot_rooms.router)
     app.include_router(review_routes.router)
+    app.include_router(group_routes.router)
+    app.include_router(group_admin_routes.router)
     app.include_router(socket.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})

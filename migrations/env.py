@@ -8,6 +8,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy.engine import Connection
 
+import app.groups.models  # noqa: F401  (the groups' tables join Base.metadata)
 from app.settings import Settings, normalise_database_url
 from app.store.db import make_engine
 from app.store.models import Base

@@ -59,11 +59,15 @@ _APPEND_ONE = insert(GameEvent).from_select(
 
 
 class RoomRepository:
-    """Reads and writes rooms in ``db``; ``clock()`` stamps stored room actions (UTC)."""
+    """Reads and writes rooms in ``db``; ``clock()`` stamps stored room actions (UTC);
+    ``finished(game_id)`` is told of each game whose finish was committed (the groups'
+    recorder, docs/architecture.md "Groups")."""
 
-    def __init__(self, db: Database, clock: Callable[[], datetime]) -> None:
+    def __init__(self, db: Database, clock: Callable[[], datetime],
+                 finished: Callable[[int], None] = lambda game_id: None) -> None:
         self.db = db
         self.clock = clock
+        self.finished = finished
         self._autocommit = (db.engine.execution_options(isolation_level="AUTOCOMMIT")
                             if db.engine.dialect.name == "postgresql" else None)
 
@@ -140,6 +144,8 @@ class RoomRepository:
             raise Conflict() from exc
         if action_id:
             state.remember_action(action_id, version)
+        if status == "finished" and state.game is not None:
+            self.finished(state.game.id)
         return version
 
     async def records(self, state: RoomState, totals: dict[int, int]) -> list[int]:
@@ -186,6 +192,8 @@ class RoomRepository:
             await on_fresh_connection(store, "append")
         except IntegrityError as exc:
             raise Conflict() from exc
+        if totals is not None:
+            self.finished(game.id)
 
 
 def result_of(totals: dict[int, int], records: list[int] | None = None) -> dict[str, Any]:

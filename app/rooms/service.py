@@ -71,7 +71,9 @@ class RoomService(RoomMemory):
     ``dice``: the server's dice; ``presence``: who is online (or, for tests, ``online(code)``:
     player ids with an open socket there, ``away_since(code)``: when each away player went);
     ``clock``: now (UTC);
-    ``host_grace``: how long a host may be away outside a game before the role passes on.
+    ``host_grace``: how long a host may be away outside a game before the role passes on;
+    ``finished(game_id)``: told of every game whose finish was committed (docs/architecture.md,
+    "Groups").
     """
 
     def __init__(self, db: Database, publish: Publish, dice: DiceSource,
@@ -79,12 +81,13 @@ class RoomService(RoomMemory):
                  away_since: Callable[[str], dict[str, datetime]] = lambda code: {},
                  clock: Callable[[], datetime] = utcnow,
                  host_grace: timedelta = HOST_GRACE,
-                 presence: PresenceView | None = None) -> None:
+                 presence: PresenceView | None = None,
+                 finished: Callable[[int], None] = lambda game_id: None) -> None:
         self.db, self.publish, self.dice, self.clock = db, publish, dice, clock
         self.online, self.away_since = online, away_since
         if presence is not None:
             self.online, self.away_since = presence.online, presence.away_since
-        repo = RoomRepository(db, clock)
+        repo = RoomRepository(db, clock, finished)
         super().__init__(repo, RoomTimers(clock, host_grace,
                                           lambda: (self.online, self.away_since),
                                           self.fire_timer))

@@ -7,7 +7,6 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-import segno
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Form, HTTPException, Request
 from fastapi.responses import (
     HTMLResponse,
@@ -19,6 +18,7 @@ from fastapi.responses import (
 from sqlalchemy import literal, select
 
 from app.errors import KnobelError
+from app.groups.rooms import check_group, open_for_group
 from app.i18n import gettext as _
 from app.players.service import get_player
 from app.rooms.codes import is_code
@@ -36,6 +36,7 @@ from app.web.deps import (
     require_test_routes,
 )
 from app.web.pages import seat_name
+from app.web.qr import qr_svg
 from app.web.room_view import live_context
 from app.web.templating import templates
 
@@ -81,10 +82,11 @@ async def refused_page(request: Request, exc: KnobelError) -> Response:
 
 
 @router.get("/rooms/new", response_class=HTMLResponse, name="new_room_form")
-async def new_room_form(request: Request, player: CurrentPlayer) -> Response:
-    """The new-room form (also on the home page)."""
+async def new_room_form(request: Request, player: CurrentPlayer, group: str = "") -> Response:
+    """The new-room form (also on the home page); ``group``: open the room for that group."""
     return templates.TemplateResponse(request, "rooms/new.html",
-                                      {"player": player, "games": list(GAMES)})
+                                      {"player": player, "games": list(GAMES),
+                                       "group_code": group[:32]})
 
 
 DEFAULT_GAME = next(iter(GAMES))  # the registry's first game
@@ -97,8 +99,13 @@ async def create_room(
     guest_id: GuestId,
     game: Annotated[str, Form(max_length=16)] = DEFAULT_GAME,
     name: Annotated[str, Form(max_length=200)] = "",
+    group: Annotated[str, Form(max_length=32)] = "",
 ):
-    """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it."""
+    """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it;
+    ``group``: a group's code the room is played for (the visitor must be a member of it,
+    else 404: ``app.groups.rooms``)."""
+    if group:
+        await check_group(get_db(request), group, guest_id)  # GroupError: 404
     cleaned, error = seat_name(name, player)
     if game not in GAMES:
         error = _("Unknown game.")
@@ -106,9 +113,11 @@ async def create_room(
         return templates.TemplateResponse(
             request, "rooms/new.html",
             {"player": player, "games": list(GAMES), "error": error, "value": name,
-             "game": game}, status_code=422)
+             "game": game, "group_code": group}, status_code=422)
     request.app.state.limits.hit("create_room", request)
     code = await get_rooms(request).create_room(guest_id, cleaned, game)
+    if group:
+        await open_for_group(get_db(request), group, code, guest_id)
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
@@ -173,9 +182,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     context.update({
         "player": player,
         "share_url": share_url,
-        # omitsize: a viewBox only, so the code scales into its box instead of being cut off
-        "qr_svg": segno.make(share_url, error="m").svg_inline(scale=4, dark="#000",
-                                                              light="#fff", omitsize=True),
+        "qr_svg": qr_svg(share_url),
     })
     return templates.TemplateResponse(request, "rooms/room.html", context)
 

@@ -12,6 +12,7 @@ import pytest
 from alembic import command
 from sqlalchemy import UniqueConstraint, inspect
 
+import app.groups.models  # noqa: F401  (the groups' tables)
 from app.store.db import make_engine
 from app.store.models import Base
 from tests.conftest import require_backend
@@ -60,7 +61,9 @@ async def _schema(url: str) -> dict[str, dict]:
 def test_the_models_describe_the_tables_this_suite_knows() -> None:
     assert set(MODEL_TABLES) == {
         "players", "rooms", "seats", "games", "game_events", "knikkers_scores",
-        "knikkers_bests", "knikkers_score_counts", "room_actions"}
+        "knikkers_bests", "knikkers_score_counts", "room_actions", "groups", "group_members",
+        "group_nights", "group_rooms", "group_results", "group_standings", "ratings",
+        "rated_games"}
 
 
 def test_upgrade_head_creates_every_model_table_with_its_columns(fresh_url) -> None:

@@ -1,0 +1,93 @@
+"""What the group page shows, gathered for its template: the season's table with ratings,
+head-to-head, records, games, the chart, members and the night (docs/rules.md, "Groups")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.groups import history, nights
+from app.groups.models import Group
+from app.groups.rating_store import ratings_in
+from app.groups.seasons import ALL, Season, season
+from app.groups.service import ACTIVE, members
+from app.groups.table import Row, sort_rows, table
+from app.knikkers.charts import score_line
+from app.rooms.games import GAMES
+
+KINDS = [kind for kind in GAMES]  # the room games (Knister, Kniffel, KitKniff, Yatzy, race)
+
+
+@dataclass
+class Choice:
+    """The page's view: ``season``, game ``kind``, ``sort`` column, head-to-head pair."""
+
+    season: Season
+    kind: str
+    sort: str
+    a: str | None
+    b: str | None
+
+
+def choice(now: datetime, season_key: str | None, kind: str | None, sort: str | None,
+           a: str | None, b: str | None) -> Choice:
+    """The view asked for by the query string, with defaults for what is missing or unknown
+    (this month, the first game kind, most wins)."""
+    return Choice(season(season_key, now), kind if kind in KINDS else KINDS[0],
+                  sort or "wins", a or None, b or None)
+
+
+def seasons_offered(now: datetime, back: int = 12) -> list[str]:
+    """``all`` and the last ``back`` months up to ``now`` (``YYYY-MM``), newest first."""
+    keys, year, month = [ALL], now.year, now.month
+    for _ in range(back):
+        keys.append(f"{year:04d}-{month:02d}")
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return keys
+
+
+async def with_ratings(session: AsyncSession, group: Group, kind: str,
+                       rows: list[Row]) -> dict[str, float]:
+    """Fill in each row's group rating in ``kind``; returns the players' global ratings
+    shown (player id -> ``mu - 3 sigma``)."""
+    scope = f"g{group.id}"
+    rated = await ratings_in(session, [scope, "all"], kind, [r.player_id for r in rows])
+    for row in rows:
+        skill = rated[scope].get(row.player_id)
+        if skill is not None:
+            row.rating, row.provisional = skill.shown, skill.provisional
+    return {player: skill.shown for player, skill in rated["all"].items()}
+
+
+async def group_context(session: AsyncSession, group: Group, viewer: str, view: Choice,
+                        now: datetime) -> dict[str, Any]:
+    """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``."""
+    everyone = await members(session, group, everyone=True)
+    people = [m for m in everyone if m.status == ACTIVE]
+    rows = await table(session, group.id, view.kind, view.season,
+                       {m.player_id: m.name for m in everyone})
+    global_ratings = await with_ratings(session, group, view.kind, rows)
+    a, b = view.a or viewer, view.b
+    pair = None
+    if b and a != b:
+        pair = await history.head_to_head(session, group.id, view.kind, view.season, a, b)
+    series = await history.score_series(session, group.id, view.kind, view.season, viewer)
+    night = await nights.latest_night(session, group.id)
+    night_games, standing = (await nights.standings(session, night.id)
+                             if night is not None else (0, []))
+    return {
+        "group": group, "view": view, "rows": sort_rows(rows, view.sort),
+        "global_ratings": global_ratings,
+        "members": people, "is_admin": group.admin_player_id == viewer, "viewer": viewer,
+        "names": {m.player_id: m.name for m in people},
+        "a": a, "b": b, "pair": pair,
+        "records": await history.records(session, group.id, view.season),
+        "games": await history.games(session, group.id, view.season),
+        "chart": score_line([s for _, s in series]) if len(series) > 1 else None,
+        "series": series,
+        "night": night, "night_games": night_games, "standing": standing,
+        "kinds": KINDS, "seasons": seasons_offered(now),
+    }

@@ -1,0 +1,47 @@
+"""Reading and writing ratings (``ratings`` rows; docs/rules.md, "Ratings")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.groups.models import Rating
+from app.groups.ratings import Skill, update
+
+
+async def rate_game(session: AsyncSession, kind: str, scope: str,
+                    totals: Mapping[str, int]) -> dict[str, Skill]:
+    """Rate one finished game of ``kind`` in ``scope`` (``all`` or ``g<group id>``).
+
+    ``totals``: player id -> final points of every seat. The people's rows are read locked
+    (``FOR UPDATE`` on Postgres, so two processes rating games of the same player take turns)
+    and written back with the new ratings; returns them (``ratings.update``)."""
+    people = list(totals)
+    stored = {r.player_id: r for r in (await session.execute(
+        select(Rating).where(Rating.scope == scope, Rating.kind == kind,
+                             Rating.player_id.in_(people)).with_for_update())).scalars()}
+    current = {p: Skill(r.mu, r.sigma, r.games) for p, r in stored.items()}
+    rated = update(current, totals)
+    for player_id, skill in rated.items():
+        row = stored.get(player_id)
+        if row is None:
+            session.add(Rating(scope=scope, kind=kind, player_id=player_id, mu=skill.mu,
+                               sigma=skill.sigma, games=skill.games))
+        else:
+            row.mu, row.sigma, row.games = skill.mu, skill.sigma, skill.games
+    return rated
+
+
+async def ratings_in(session: AsyncSession, scopes: list[str], kind: str,
+                     players: list[str]) -> dict[str, dict[str, Skill]]:
+    """Scope -> player id -> stored rating in ``kind``, for each of ``scopes`` (players never
+    rated there left out); one statement."""
+    rows = await session.execute(
+        select(Rating).where(Rating.scope.in_(scopes), Rating.kind == kind,
+                             Rating.player_id.in_(players)))
+    found: dict[str, dict[str, Skill]] = {scope: {} for scope in scopes}
+    for r in rows.scalars():
+        found[r.scope][r.player_id] = Skill(r.mu, r.sigma, r.games)
+    return found

@@ -1,0 +1,201 @@
+"""A group's table, head-to-head, records and night from a fixture of known games, recorded
+by the real recorder on SQLite and Postgres (migrated schema); values worked out by hand."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from app.groups import history, nights
+from app.groups.models import GroupMember, RatedGame, Rating
+from app.groups.record import Recorder
+from app.groups.seasons import season
+from app.groups.table import sort_rows, table
+from app.store.db import Database
+from tests.groups.games import ANNA, BOT, BRAM, CARL, T0, add_game, add_night, make_group
+
+MONTH = season("2026-11", T0)
+ALL = season("all", T0)
+
+
+async def _fixture(db: Database) -> tuple[int, list[int]]:
+    """G5 (October) A 100 B 300; G1 A 250 B 200 C 200 (A throws one Kniffel); G2 A 180
+    B 220 bot 300; G3 A 230 B 230 (A throws two); G4 Knister A 40 C 55. A night runs over
+    G3 and G4. Every game recorded in the order it finished."""
+    group_id, room = await make_group(db)
+    await add_night(db, group_id, T0 + timedelta(hours=1, minutes=30), T0 + timedelta(hours=4))
+    games = [
+        await add_game(db, room, 5, "kniffel", {ANNA: 100, BRAM: 300}, T0 - timedelta(days=30)),
+        await add_game(db, room, 1, "kniffel", {ANNA: 250, BRAM: 200, CARL: 200}, T0,
+                       thrown={ANNA: 1}),
+        await add_game(db, room, 2, "kniffel", {ANNA: 180, BRAM: 220, BOT: 300},
+                       T0 + timedelta(hours=1)),
+        await add_game(db, room, 3, "kniffel", {ANNA: 230, BRAM: 230}, T0 + timedelta(hours=2),
+                       thrown={ANNA: 2}),
+        await add_game(db, room, 4, "knister", {ANNA: 40, CARL: 55}, T0 + timedelta(hours=3)),
+    ]
+    recorder = Recorder(db)
+    for game_id in games:
+        assert await recorder.record(game_id) is True
+    return group_id, games
+
+
+def _run(database_url, check):
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, games = await _fixture(db)
+            async with db.sessionmaker() as session:
+                await check(db, session, group_id, games)
+        finally:
+            await db.dispose()
+
+    asyncio.run(run())
+
+
+def test_the_season_table_counts_members_shared_wins_and_kniffels(database_url):
+    async def check(db, session, group_id, games):
+        rows = await table(session, group_id, "kniffel", MONTH)
+        got = {r.name: (r.games, r.wins, round(r.rank, 3), round(r.score, 2), r.best,
+                        r.kniffels, r.accuracy) for r in rows}
+        assert got == {
+            "Anna": (3, 2, 1.667, 220.0, 250, 3, None),   # ranks 1, 3, 1 (G3 shared)
+            "Bram": (3, 1, 1.667, 216.67, 230, 0, None),  # ranks 2, 2, 1
+            "Carl": (1, 0, 2.0, 200.0, 200, 0, None),     # G1 level with Bram
+        }  # the bot is never a member
+        assert [r.name for r in rows] == ["Anna", "Bram", "Carl"]  # most wins first
+        assert [r.name for r in sort_rows(rows, "score")] == ["Anna", "Bram", "Carl"]
+        assert [r.name for r in sort_rows(rows, "games")][-1] == "Carl"
+        whole = {r.name: (r.games, r.wins) for r in await table(session, group_id, "kniffel",
+                                                                 ALL)}
+        assert whole == {"Anna": (4, 2), "Bram": (4, 2), "Carl": (1, 0)}
+        knister = {r.name: (r.games, r.wins, r.best)
+                   for r in await table(session, group_id, "knister", MONTH)}
+        assert knister == {"Anna": (1, 0, 40), "Carl": (1, 1, 55)}
+
+    _run(database_url, check)
+
+
+def test_head_to_head_counts_who_finished_ahead(database_url):
+    async def check(db, session, group_id, games):
+        pair = await history.head_to_head(session, group_id, "kniffel", MONTH, ANNA, BRAM)
+        assert (pair.games, pair.a_ahead, pair.b_ahead, pair.level) == (3, 1, 1, 1)
+        assert (pair.a_best, pair.b_best) == (250, 230)
+        assert round(pair.a_average, 2) == 220.0 and round(pair.b_average, 2) == 216.67
+        whole = await history.head_to_head(session, group_id, "kniffel", ALL, BRAM, ANNA)
+        assert (whole.games, whole.a_ahead, whole.b_ahead) == (4, 2, 1)
+
+    _run(database_url, check)
+
+
+def test_records_and_game_list(database_url):
+    async def check(db, session, group_id, games):
+        found = {r.what: (r.value, r.name, r.code, r.number)
+                 for r in await history.records(session, group_id, MONTH)}
+        assert found == {"knister_score": (55, "Carl", "ROOMCODEGROUP001", 4),
+                         "kniffels": (2, "Anna", "ROOMCODEGROUP001", 3)}
+        listed = await history.games(session, group_id, MONTH)
+        assert [g.number for g in listed] == [4, 3, 2, 1]
+        assert listed[2].places == [(1, "Bot Eva", 300), (2, "Bram", 220), (3, "Anna", 180)]
+
+    _run(database_url, check)
+
+
+def test_the_night_adds_up_ranks_and_a_missed_game_counts_one_behind_last(database_url):
+    async def check(db, session, group_id, games):
+        night = await nights.latest_night(session, group_id)
+        count, standing = await nights.standings(session, night.id)
+        assert count == 2  # G3 and G4
+        # Anna 1 + 2; Bram 1 + (2 + 1 for the missed Knister); Carl (2 + 1) + 1
+        assert [(s.name, s.points, s.place) for s in standing] == [
+            ("Anna", 3, 1), ("Bram", 4, 2), ("Carl", 4, 2)]
+
+    _run(database_url, check)
+
+
+def test_a_game_is_recorded_once_and_leaving_keeps_results(database_url):
+    async def check(db, session, group_id, games):
+        recorder = Recorder(db)
+        assert await recorder.record(games[1]) is False  # a replay or restart
+        assert await recorder.scan() == []
+        anna = await session.get(Rating, ("all", "kniffel", ANNA))
+        assert anna.games == 4
+        assert await session.get(Rating, ("all", "kniffel", BOT)) is None  # fixed prior
+        group_rating = await session.get(Rating, (f"g{group_id}", "knister", CARL))
+        assert group_rating.games == 1 and group_rating.mu > 25
+        rated = (await session.execute(select(func.count()).select_from(RatedGame))).scalar()
+        assert rated == 5
+        async with db.sessionmaker() as other, other.begin():
+            (await other.get(GroupMember, (group_id, CARL))).status = "left"
+        rows = {r.name: r.games for r in await table(session, group_id, "kniffel", MONTH)}
+        assert rows["Carl"] == 1
+
+    _run(database_url, check)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_scan_finds_the_games_not_recorded(database_url):
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, room = await make_group(db)
+            first = await add_game(db, room, 1, "kniffel", {ANNA: 10, BRAM: 20}, T0)
+            second = await add_game(db, room, 2, "kniffel", {ANNA: 30, BRAM: 20},
+                                    T0 + timedelta(hours=1))
+            recorder = Recorder(db)
+            assert await recorder.scan() == [first, second]
+            recorder.start()
+            recorder.notify(second)  # also announced by the room service: recorded once
+            for _ in range(200):
+                if await recorder.scan() == []:
+                    break
+                await asyncio.sleep(0.02)
+            else:
+                raise AssertionError("the recorder did not record the games")
+            await recorder.idle()
+            await recorder.close()
+            async with db.sessionmaker() as session:
+                assert (await session.get(Rating, ("all", "kniffel", ANNA))).games == 2
+        finally:
+            await db.dispose()
+
+    asyncio.run(run())
+
+
+def test_accuracy_from_the_analysis_counts_in_the_table_and_records(database_url):
+    """The recorder's accuracy source (the game review's analysis in the app) gives Anna 90
+    and Bram 70 in the first game, Anna 80 in the second: Anna averages 85, Bram 70, and the
+    best accuracy is Anna's 90 of game 1."""
+    given = {1: {ANNA: 90, BRAM: 70}, 2: {ANNA: 80}}
+
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, room = await make_group(db)
+            seats: dict[str, int] = {}
+            async with db.sessionmaker() as session:
+                from app.store.models import Seat
+                for seat in (await session.execute(select(Seat))).scalars():
+                    seats[seat.player_id] = seat.id
+
+            async def accuracy(game):
+                return {seats[p]: v for p, v in given[game.number].items()}
+
+            recorder = Recorder(db, accuracy)
+            for number, at in ((1, T0), (2, T0 + timedelta(hours=1))):
+                game = await add_game(db, room, number, "kniffel", {ANNA: 200, BRAM: 150}, at)
+                assert await recorder.record(game)
+            async with db.sessionmaker() as session:
+                rows = {r.name: r.accuracy for r in await table(session, group_id, "kniffel",
+                                                                   MONTH)}
+                found = {r.what: (r.value, r.name, r.number)
+                         for r in await history.records(session, group_id, MONTH)}
+        finally:
+            await db.dispose()
+        assert rows == {"Anna": 85.0, "Bram": 70.0}
+        assert found["accuracy"] == (90, "Anna", 1)
+
+    asyncio.run(run())
