@@ -30,12 +30,15 @@ from app.rooms.service import RoomService
 from app.settings import ROOT, Settings
 from app.store.db import Database
 from app.strategy.tables import StrategyTables
+from app.talk.service import TalkService
+from app.talk.store import ChatStore
 from app.web import bot_rooms, health, pages
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_view import PartCache, RoomRenderer
+from app.web.talk_view import TalkRenderer
 from app.web.templating import compile_all
 
 SESSION_COOKIE = "knobel_session"
@@ -61,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     strategy = StrategyTables(settings.strategy_dir)
     bots = install_bots(rooms, strategy.for_options, settings)
     reviews = Reviews(db, strategy)
+    talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
 
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
@@ -68,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if code in hub.rooms or not rooms.forget(code):
             return False
         hub.forget_room(code)
+        talk.forget(code)
         parts.forget(code)
         released(1)  # its frozen garbage is collected soon (app/gc_tuning.py)
         return True
@@ -76,7 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
-              check_every=settings.live_check_seconds, idle=idle, presence=presence)
+              check_every=settings.live_check_seconds, idle=idle, presence=presence,
+              talk=talk, talk_renderer=TalkRenderer(parts))
     rooms.loaded = idle.emptied
 
     @asynccontextmanager
@@ -120,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.strategy = strategy
     app.state.bots = bots
     app.state.reviews = reviews
+    app.state.talk = talk
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 

@@ -30,6 +30,7 @@ from app.rooms.writes import (
     seat_player,
     seat_values,
 )
+from app.talk.lines import parse_chat_option
 
 ROOM_ACTIONS = frozenset({"options", "start", "remove", "leave", "next_game", "rematch",
                           "ready", "add_bot", "add_table_seat"})
@@ -90,7 +91,8 @@ class RoomActions:
             if state.status == "playing":
                 raise RoomError("game_running", "The game has already started.")
             # OptionError: bad_option
-            options = {**state.plugin.parse_options(message), **parse_bot_options(message)}
+            options = {**state.plugin.parse_options(message), **parse_bot_options(message),
+                       **parse_chat_option(message)}
             if state.options.get("solo"):
                 options["solo"] = True  # a solo room stays one (not a lobby field)
             return await self.set_room(state, action_id, options=options)

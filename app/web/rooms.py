@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy import literal, select
 
 from app.errors import KnobelError
+from app.i18n import current_language
 from app.i18n import gettext as _
 from app.players.service import get_player
 from app.rooms.codes import is_code
@@ -20,6 +21,7 @@ from app.web.deps import (
     CurrentPlayer,
     GuestId,
     ReviewsDep,
+    TalkDep,
     get_db,
     get_hub,
     get_parts,
@@ -29,6 +31,7 @@ from app.web.deps import (
 )
 from app.web.pages import seat_name
 from app.web.room_view import live_context
+from app.web.talk_view import TalkRenderer
 from app.web.templating import templates
 
 router = APIRouter()
@@ -136,7 +139,7 @@ async def play_alone(
 
 @router.get("/r/{code}", response_class=HTMLResponse, name="room_page")
 async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
-                    reviews: ReviewsDep, background: BackgroundTasks,
+                    reviews: ReviewsDep, talk: TalkDep, background: BackgroundTasks,
                     watch: bool = False, join: bool = False) -> Response:
     """The room: for a seated player the table; otherwise a way in (take a seat or watch),
     or the reason the link no longer works. For a game with hints and an analysis, the
@@ -162,9 +165,14 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     hub = get_hub(request)
     context = live_context(state, guest_id, hub.online(code) | {guest_id},
                            get_parts(request))
+    lines = talk.lines(code)
+    if lines is None:
+        lines = await talk.load(code)
     context.update({
         "player": player,
         "share_url": share_url,
+        "talk_html": TalkRenderer(get_parts(request)).html(state, lines, guest_id,
+                                                           current_language()),
         # omitsize: a viewBox only, so the code scales into its box instead of being cut off
         "qr_svg": segno.make(share_url, error="m").svg_inline(scale=4, dark="#000",
                                                               light="#fff", omitsize=True),

@@ -60,7 +60,7 @@ async def _schema(url: str) -> dict[str, dict]:
 def test_the_models_describe_the_tables_this_suite_knows() -> None:
     assert set(MODEL_TABLES) == {
         "players", "rooms", "seats", "games", "game_events", "knikkers_scores",
-        "knikkers_bests", "knikkers_score_counts", "room_actions"}
+        "knikkers_bests", "knikkers_score_counts", "room_actions", "chat_messages"}
 
 
 def test_upgrade_head_creates_every_model_table_with_its_columns(fresh_url) -> None:
