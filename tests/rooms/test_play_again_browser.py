@@ -24,7 +24,7 @@ def test_play_again_starts_the_next_game_on_both_phones(backend, server_env, tmp
         anna = browser.new_context(viewport=PHONE).new_page()
         bram = browser.new_context(viewport=PHONE).new_page()
         anna.goto(server.url + "/")
-        anna.fill("[data-action=new-room] [name=name]", "Anna")
+        anna.fill("#player-name", "Anna")
         anna.click("[data-action=new-room] [type=submit]")
         anna.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
         link = anna.url

@@ -34,7 +34,7 @@ def test_two_players_talk_and_play_on(backend, server_env, tmp_path) -> None:
         for page in (anna, bram):
             page.on("dialog", dialog)
         anna.goto(server.url + "/")
-        anna.fill("[data-action=new-room] [name=name]", "Anna")
+        anna.fill("#player-name", "Anna")
         anna.click("[data-action=new-room] [type=submit]")
         anna.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
         link = anna.url

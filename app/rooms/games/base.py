@@ -207,6 +207,11 @@ class GamePlugin(Protocol):
     reviewable: bool
     """True when a finished game has a move-by-move analysis and review page (Kniffel family:
     ``app/review``)."""
+    tagline: str
+    """The game in one line for a newcomer (an English gettext msgid; the home page)."""
+    picture: str
+    """Its small picture on the home page: ``grid``, ``dice`` or ``marbles``
+    (``templates/_game_pictures.html``)."""
 
     def default_options(self) -> dict[str, Any]:
         """The room options a new room starts with."""
