@@ -53,6 +53,13 @@ def test_each_game_has_one_line_and_a_picture(client) -> None:
         k: v for k, v in TAGLINES_EN.items() if k in lines}
 
 
+def test_the_lines_are_translated(client) -> None:
+    nl = client.get("/", headers={"accept-language": "nl"}).text
+    de = client.get("/", headers={"accept-language": "de"}).text
+    assert "Zoals Yahtzee" in nl and "Zoals Color Lines" in nl
+    assert "Wie Yahtzee" in de and "Wie Color Lines" in de
+
+
 def test_a_knikkers_game_asks_a_guest_without_a_name(client) -> None:
     game = client.get("/knikkers")
     assert 'data-action="knikkers-name"' in game.text
