@@ -21,6 +21,7 @@ from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.logging import configure_logging
+from app.review import guide_routes
 from app.review import routes as review_routes
 from app.review.service import Reviews
 from app.rooms.bots import install as install_bots
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_routes.router)
     app.include_router(bot_rooms.router)
     app.include_router(review_routes.router)
+    app.include_router(guide_routes.router)
     app.include_router(socket.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})

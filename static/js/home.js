@@ -17,7 +17,7 @@
     var field = nameField();
     if (!hidden || !field) return;
     hidden.value = field.value;
-    if (!field.value.trim()) {
+    if (!field.value.trim() && !e.target.hasAttribute("data-name-optional")) {
       e.preventDefault();
       field.focus();
       field.reportValidity();

@@ -25,8 +25,8 @@ def test_the_home_page_asks_for_the_name_once(client) -> None:
     visible = re.findall(r'<input(?![^>]*type="hidden")[^>]*name="name"', page)
     assert len(visible) == 1 and 'id="player-name"' in visible[0]
     forms = re.findall(r'<form[^>]*data-action="([a-z-]+)"', page)
-    assert forms == ["save-name", "new-room", "play-alone", "play-bots"]
-    assert page.count("data-shared-name") == 3
+    assert forms == ["save-name", "learn", "new-room", "play-alone", "play-bots"]
+    assert page.count("data-shared-name") == 4
 
 
 def test_the_saved_name_fills_the_field_and_every_form(client) -> None:
@@ -34,7 +34,7 @@ def test_the_saved_name_fills_the_field_and_every_form(client) -> None:
                        follow_redirects=False).status_code == 303
     page = client.get("/").text
     assert re.search(r'id="player-name"[^>]*value="Anna"', page)
-    assert len(re.findall(r'name="name" data-shared-name value="Anna"', page)) == 3
+    assert len(re.findall(r'name="name" data-shared-name value="Anna"', page)) == 4
     # a form sent with the shared (saved) name seats the player under it
     r = client.post("/rooms/bots", data={"game": "knister", "bots": "1", "level": "casual",
                                          "name": ""}, follow_redirects=False)
