@@ -35,24 +35,32 @@ def load(server, page, faces) -> None:
     assert r.status_code == 200, r.text
 
 
-def start(page, server, game: str) -> None:
+def roll_step(server, page, number: int, faces) -> None:
+    """At guided step ``number`` (a roll is asked for), throw ``faces`` (loaded) by "Roll"."""
+    guide = page.locator("#guide-step")
+    expect(guide).to_have_attribute("data-guide-phase", "roll")
+    expect(guide).to_have_attribute("data-guide-step", str(number))
+    load(server, page, faces)
+    page.click("#live [data-action=roll]")
+
+
+def start(browser, server, game: str, locale: str):
+    """A phone page that started the guided round of ``game`` from the home page; returns
+    ``(page, the guide panel's step)``."""
+    page = browser.new_context(viewport=PHONE, locale=locale).new_page()
     page.goto(server.url + "/")
     page.fill("#player-name", "Lou")
     page.click(f"[data-learn={game}]")
     page.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
+    return page, page.locator("#guide-step")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_the_guided_knister_round_to_its_end(server) -> None:
     with chromium() as browser:
-        page = browser.new_context(viewport=PHONE, locale="en").new_page()
-        start(page, server, "knister")
-        guide = page.locator("#guide-step")
+        page, guide = start(browser, server, "knister", "en")
         for n, faces in enumerate(KNISTER_ROLLS, 1):
-            expect(guide).to_have_attribute("data-guide-phase", "roll")
-            expect(guide).to_have_attribute("data-guide-step", str(n))
-            load(server, page, faces)
-            page.click("#live [data-action=roll]")
+            roll_step(server, page, n, faces)
             expect(guide).to_have_attribute("data-guide-phase", "place")
             total = sum(faces)
             cell = guide.get_attribute("data-guide-cell")
@@ -74,17 +82,12 @@ def test_the_guided_knister_round_to_its_end(server) -> None:
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
     with chromium() as browser:
-        page = browser.new_context(viewport=PHONE, locale="nl-NL").new_page()
-        start(page, server, "kniffel")
-        guide = page.locator("#guide-step")
+        page, guide = start(browser, server, "kniffel", "nl-NL")
         for n, faces, box, advice in (
                 (1, [6, 6, 6, 6, 6], "yahtzee", "Kniffel (50 punten)"),
                 (2, [2, 3, 4, 5, 6], "large_straight", "(40 punten)")):
-            expect(guide).to_have_attribute("data-guide-phase", "roll")
-            expect(guide).to_have_attribute("data-guide-step", str(n))
             expect(guide).to_contain_text(f"beurt {n} van 2")
-            load(server, page, faces)
-            page.click("#live [data-action=roll]")
+            roll_step(server, page, n, faces)
             expect(guide).to_have_attribute("data-guide-phase", "box")
             expect(guide).to_have_attribute("data-guide-box", box)
             expect(guide.locator("[data-guide-advice]")).to_contain_text(advice)

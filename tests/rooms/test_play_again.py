@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from tests.support.players import Guest, RoomSocket
+from tests.support.players import Guest, RoomSocket, close_all
 
 pytestmark = pytest.mark.server
 
@@ -36,13 +36,6 @@ async def finished_room(server) -> tuple[str, list[Guest], list[RoomSocket]]:
     return code, guests, socks
 
 
-async def close(guests: list[Guest], socks: list[RoomSocket]) -> None:
-    for sock in socks:
-        await sock.close()
-    for guest in guests:
-        await guest.aclose()
-
-
 async def test_play_again_starts_the_next_game_at_once_with_the_same_options(server) -> None:
     code, guests, (a, b) = await finished_room(server)
     assert 'data-action="play-again"' in a.last_live()
@@ -62,7 +55,7 @@ async def test_play_again_starts_the_next_game_at_once_with_the_same_options(ser
     assert state["games"][-1]["seat_ids"] == [seats[1], seats[0]]  # Bram starts game 2
     assert [s["ready"] for s in state["seats"]] == [False, False]
     assert state["version"] == before["version"] + 1  # one step
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_play_again_twice_at_once_makes_one_game(server) -> None:
@@ -73,7 +66,7 @@ async def test_play_again_twice_at_once_makes_one_game(server) -> None:
     assert sorted([first.ok, second.ok]) == [False, True], (first, second)
     assert {first.code, second.code} == {"", "stale"}
     assert [g["number"] for g in (await guests[0].state(code))["games"]] == [1, 2]
-    await close(guests, [a, b, tab])
+    await close_all(guests, [a, b, tab])
 
 
 async def test_change_the_options_first_goes_back_to_the_waiting_room(server) -> None:
@@ -84,4 +77,4 @@ async def test_change_the_options_first_goes_back_to_the_waiting_room(server) ->
     assert state["status"] == "lobby" and [g["number"] for g in state["games"]] == [1]
     refused = await a.act("play_again")  # only from the result screen
     assert (refused.ok, refused.code) == (False, "not_finished")
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])

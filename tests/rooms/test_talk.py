@@ -12,7 +12,7 @@ import pytest
 
 from app.store.db import Database
 from app.store.models import ChatMessage, Room, Seat
-from tests.support.players import Guest, RoomSocket, wait_for
+from tests.support.players import Guest, RoomSocket, close_all, wait_for
 
 pytestmark = pytest.mark.server
 
@@ -54,13 +54,6 @@ async def table(server, names=("Anna", "Bram")) -> tuple[str, list[Guest], list[
     return code, guests, socks
 
 
-async def close(guests: list[Guest], socks: list[RoomSocket]) -> None:
-    for sock in socks:
-        await sock.close()
-    for guest in guests:
-        await guest.aclose()
-
-
 async def test_a_chat_line_is_escaped_and_reaches_every_page(server) -> None:
     code, guests, (a, b) = await table(server)
     reply = await a.act("chat", text='  <script>alert("x")</script> & \u0007 <b>hi</b>  ')
@@ -69,7 +62,7 @@ async def test_a_chat_line_is_escaped_and_reaches_every_page(server) -> None:
         assert await wait_lines(sock, 1) == [
             ("Anna", "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;hi&lt;/b&gt;")]
         assert "<script>" not in "".join(sock.fragments)
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_a_line_has_at_most_200_characters(server) -> None:
@@ -81,7 +74,7 @@ async def test_a_line_has_at_most_200_characters(server) -> None:
     assert (empty.ok, empty.code) == (False, "chat_empty")
     assert (await a.act("chat", text="é" * 200)).ok
     assert await wait_lines(b, 1) == [("Anna", "é" * 200)]
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_the_sixth_message_in_ten_seconds_is_refused(server) -> None:
@@ -99,7 +92,7 @@ async def test_the_sixth_message_in_ten_seconds_is_refused(server) -> None:
     assert (await b.act("chat", text="mine")).ok  # the rate is per player
     assert [body for _, body in await wait_lines(b, 5)] == [
         "line 0", "line 1", "line 2", "line 3", "mine"]
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_the_host_removes_a_line_and_nobody_else_can(server) -> None:
@@ -120,7 +113,7 @@ async def test_the_host_removes_a_line_and_nobody_else_can(server) -> None:
         assert await wait_lines(sock, 1) == [("Bram", "first")]
     again = await a.act("unchat", line=int(ids[1]))
     assert (again.ok, again.code) == (False, "no_such_message")
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_a_spectator_reads_but_cannot_write_or_react(server) -> None:
@@ -137,7 +130,7 @@ async def test_a_spectator_reads_but_cannot_write_or_react(server) -> None:
             False, "not_seated", "Only seated players can talk at the table."), kind
     assert (await a.act("chat", text="welcome")).ok
     assert await wait_lines(w, 1) == [("Anna", "welcome")]
-    await close([*guests, watcher], [a, b, w])
+    await close_all([*guests, watcher], [a, b, w])
 
 
 async def test_the_host_turns_the_chat_off(server) -> None:
@@ -156,7 +149,7 @@ async def test_the_host_turns_the_chat_off(server) -> None:
     assert (await a.act("options", version=version, chat=["false", "true"])).ok
     assert "chat" not in (await guests[0].state(code))["options"]
     assert await wait_lines(b, 1) == [("Bram", "before")]
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_a_reaction_is_shown_on_the_senders_seat_for_everyone(server) -> None:
@@ -172,12 +165,18 @@ async def test_a_reaction_is_shown_on_the_senders_seat_for_everyone(server) -> N
     assert "Bram: well played" in flash
     refused = await b.act("react", reaction="boo")
     assert (refused.ok, refused.code) == (False, "bad_message")
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_a_move_right_after_a_chat_line_is_not_stale(server) -> None:
     code, guests, (a, b) = await table(server)
     version = (await guests[0].state(code))["version"]
+    # room actions name the room version: a chat line makes none
+    assert (await b.act("chat", text="30 s please")).ok
+    options = await a.act("options", version=version, timer="30")
+    assert (options.ok, options.version) == (True, version + 1), options
+    version = options.version
+    assert (await a.act("chat", text="ok")).ok
     assert (await a.act("start", version=version)).ok
     basis = dict(a.basis)
     seen = len(b.fragments)
@@ -188,11 +187,15 @@ async def test_a_move_right_after_a_chat_line_is_not_stale(server) -> None:
     assert roll.ok, roll
     assert roll.version == basis["version"] + 1
     # another player's move decided before the chat line arrived is not stale either
+    await b.wait_version(roll.version)
+    basis_b = dict(b.basis)
     assert (await b.act("chat", text="good luck")).ok
-    await wait_lines(a, 2)
+    placed = await b.act("place", cell="0,0", basis=basis_b)
+    assert placed.ok, placed
+    await wait_lines(a, 4)
     chat_only = [f for f in b.fragments[seen:] if 'id="chat-log"' in f]
     assert chat_only and all('id="live' not in f for f in chat_only)
-    await close(guests, [a, b])
+    await close_all(guests, [a, b])
 
 
 async def test_a_page_opened_later_shows_the_newest_50_lines(server, settings) -> None:
@@ -217,4 +220,4 @@ async def test_a_page_opened_later_shows_the_newest_50_lines(server, settings) -
     assert (await late.join(code)).status_code == 303
     d = await late.connect(code)
     assert [body for _, body in await wait_lines(d, 50)] == [f"line {n}" for n in range(5, 55)]
-    await close([anna, late], [d])
+    await close_all([anna, late], [d])
