@@ -22,7 +22,10 @@ TALK_PARTS = "rooms/_talk.html"
 def talk_parts(state: RoomState, lines: tuple[ChatLine, ...],
                player_id: str | None) -> list[Part]:
     """The talk parts of room ``state`` with chat ``lines`` as ``player_id`` sees them: the
-    log (remove buttons for the host) and the controls (for seated players)."""
+    log (remove buttons for the host) and the controls (for seated players); none in a solo
+    room (docs/rules.md, "Talk at the table")."""
+    if state.options.get("solo"):
+        return []
     on = chat_on(state.options)
     seated = state.seat_of(player_id) is not None
     is_host = seated and player_id == state.host_player_id
