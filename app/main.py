@@ -25,6 +25,7 @@ from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.logging import configure_logging
+from app.review import guide_routes
 from app.review import routes as review_routes
 from app.review.service import Reviews
 from app.rooms.bots import install as install_bots
@@ -34,12 +35,15 @@ from app.rooms.service import RoomService
 from app.settings import ROOT, Settings
 from app.store.db import Database
 from app.strategy.tables import StrategyTables
+from app.talk.service import TalkService
+from app.talk.store import ChatStore
 from app.web import bot_rooms, health, pages
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_view import PartCache, RoomRenderer
+from app.web.talk_view import TalkRenderer
 from app.web.templating import compile_all
 
 SESSION_COOKIE = "knobel_session"
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         finished=recorder.notify)
     parts = PartCache()
     bots = install_bots(rooms, strategy.for_options, settings)
+    talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
 
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
@@ -74,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if code in hub.rooms or not rooms.forget(code):
             return False
         hub.forget_room(code)
+        talk.forget(code)
         parts.forget(code)
         released(1)  # its frozen garbage is collected soon (app/gc_tuning.py)
         return True
@@ -82,7 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
-              check_every=settings.live_check_seconds, idle=idle, presence=presence)
+              check_every=settings.live_check_seconds, idle=idle, presence=presence,
+              talk=talk, talk_renderer=TalkRenderer(parts))
     rooms.loaded = idle.emptied
 
     @asynccontextmanager
@@ -129,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bots = bots
     app.state.reviews = reviews
     app.state.recorder = recorder
+    app.state.talk = talk
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 
@@ -150,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(review_routes.router)
     app.include_router(group_routes.router)
     app.include_router(group_admin_routes.router)
+    app.include_router(guide_routes.router)
     app.include_router(socket.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})

@@ -258,6 +258,7 @@ class StepStats:
     latency_each: array.array = field(default_factory=lambda: array.array("d"))
     errors: Counter = field(default_factory=Counter)
     late: int = 0
+    chats: int = 0  # chat lines sent in the window (--chat-every)
 
 
 class SeatClient:
@@ -646,12 +647,36 @@ class Worker:
             if due < now - interval:  # fell more than one interval behind: do not burst
                 due = now
 
+    async def chat(self, room: Room, every: float, start: float, end: float) -> None:
+        """One chat line per ``every`` seconds in ``room`` from a random seat (its ack is not
+        waited for; a refusal counts as an error): talk beside the game (--chat-every)."""
+        due = start + random.random() * every
+        n = 0
+        while due < end:
+            now = time.perf_counter()
+            if due > now:
+                await asyncio.sleep(due - now)
+            n += 1
+            seat = random.choice(room.seats)
+            try:
+                await seat.ws.send(json.dumps({"type": "chat", "text": f"nice one {n}",
+                                               "action_id": uuid.uuid4().hex[:20]}))
+            except Exception as exc:
+                self.stats.errors[f"chat:{type(exc).__name__}"] += 1
+                return
+            if self.in_window(time.perf_counter()):
+                self.stats.chats += 1
+            due += every
+
     async def step(self, rate: float, start: float, warmup: float, duration: float
                    ) -> dict[str, Any]:
         self.stats = StepStats()
         self.window = (start + warmup, start + warmup + duration)
         end = self.window[1]
-        await asyncio.gather(*(self.drive(r, rate, start, end) for r in self.rooms))
+        every = self.spec.get("chat_every") or 0
+        chats = [self.chat(r, every, start, end) for r in self.rooms] \
+            if self.app and every > 0 else []
+        await asyncio.gather(*(self.drive(r, rate, start, end) for r in self.rooms), *chats)
         # drain: give the last updates up to --timeout to arrive
         drain_end = time.perf_counter() + self.spec["timeout"]
         while time.perf_counter() < drain_end and any(
@@ -669,7 +694,7 @@ class Worker:
                 "delivery_bytes": st.delivery_bytes, "latency_all": st.latency_all.tobytes(),
                 "latency_sent": st.latency_sent.tobytes(),
                 "latency_each": st.latency_each.tobytes(), "errors": dict(st.errors),
-                "late": st.late + missing}
+                "late": st.late + missing, "chats": st.chats}
 
     async def final_check(self) -> dict[str, Any]:
         """Seats that have not received the room's newest committed version ``--final-wait``
@@ -842,7 +867,8 @@ class Fleet:
                     "seats": args.seats, "timeout": args.timeout,
                     "final_wait": args.final_wait,
                     "compression": not args.no_compression,
-                    "setup_concurrency": args.setup_concurrency}
+                    "setup_concurrency": args.setup_concurrency,
+                    "chat_every": args.chat_every}
             proc = ctx.Process(target=worker_main, args=(spec, child), daemon=True)
             proc.start()
             self.workers.append((proc, parent))
@@ -902,6 +928,7 @@ class Fleet:
             "rate": rate, "offered": rate * self.rooms,
             "actions_s": sum(r["acked"] for r in results) / duration,
             "sent": sum(r["sent"] for r in results),
+            "chats_s": sum(r.get("chats", 0) for r in results) / duration,
             "deliveries_s": sum(r["deliveries"] for r in results) / duration,
             "kb": (sum(r["delivery_bytes"] for r in results)
                    / max(1, sum(r["deliveries"] for r in results)) / 1000),
@@ -1069,6 +1096,8 @@ def run_target(args: argparse.Namespace, target: str, url: str, server: Server |
         main["setup_failures"] = sum(fleet.setup_failures.values())
         main["errors"] += main["setup_failures"]
         print(row(main), flush=True)
+        if main.get("chats_s"):
+            print(f"  chat lines: {main['chats_s']:.1f}/s beside the moves")
         if main["error_kinds"] or main["setup_failures"]:
             print(f"  errors: {main['error_kinds']} setup: {dict(fleet.setup_failures)}")
         if args.timeline:
@@ -1132,6 +1161,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-compression", action="store_true",
                    help="clients do not offer per-message deflate (browsers do)")
     p.add_argument("--only", choices=("app", "baseline"), help="run one server only")
+    p.add_argument("--chat-every", type=float, default=0.0, metavar="SECONDS",
+                   help="also send one chat line per room every SECONDS (app only; 0: none)")
     p.add_argument("--saturate", action="store_true", help="also find both capacities")
     p.add_argument("--saturate-only", action="store_true",
                    help="skip the fixed-pace run (implies --saturate)")

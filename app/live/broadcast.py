@@ -6,7 +6,9 @@ short text: ``v <code> <version>`` (a committed room version; the state itself c
 database) with, after one more space, the game events that made it when it was a game action
 (an opaque text, ``app.rooms.delta``: a process holding the version before folds them in
 instead of reading the database), or ``p <code> <process> <player,player,...>`` (who has a
-socket open on that process). ``listen()`` yields them decoded as ``Message`` tuples;
+socket open on that process), ``c <code>`` (the room's chat lines changed: read them again)
+or ``r <code> <seat> <reaction>`` (a reaction to show on that seat; docs/rules.md, "Talk at
+the table"). ``listen()`` yields them decoded as ``Message`` tuples;
 ``("*", "", ...)`` means messages may have been lost (Redis reconnected) and every room should
 resynchronise.
 """
@@ -27,7 +29,8 @@ CHANNEL = "knobel:rooms"
 
 
 class Message(NamedTuple):
-    """One pub/sub message: ``kind`` ``v`` (version), ``p`` (presence) or ``*`` (resync)."""
+    """One pub/sub message: ``kind`` ``v`` (version), ``p`` (presence), ``c`` (chat lines),
+    ``r`` (a reaction of ``seat``) or ``*`` (resync)."""
 
     kind: str
     code: str
@@ -35,6 +38,8 @@ class Message(NamedTuple):
     process: str = ""
     players: frozenset[str] = frozenset()
     delta: str | None = None
+    seat: int = 0
+    reaction: str = ""
 
 
 RESYNC = Message("*", "")
@@ -55,6 +60,12 @@ class Broadcast(Protocol):
     async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
         """Announce which players have a socket open in room ``code`` on ``process``."""
 
+    async def publish_talk(self, code: str) -> None:
+        """Announce that room ``code``'s chat lines changed."""
+
+    async def publish_reaction(self, code: str, seat: int, reaction: str) -> None:
+        """Announce a ``reaction`` of ``seat`` in room ``code``."""
+
     def listen(self) -> AsyncIterator[Message]:
         """Every message published by any process, this one included."""
 
@@ -64,6 +75,10 @@ def encode(message: Message) -> str:
     if message.kind == "v":
         head = f"v {message.code} {message.version}"
         return f"{head} {message.delta}" if message.delta else head
+    if message.kind == "c":
+        return f"c {message.code}"
+    if message.kind == "r":
+        return f"r {message.code} {message.seat} {message.reaction}"
     return f"p {message.code} {message.process} {','.join(sorted(message.players))}"
 
 
@@ -79,6 +94,10 @@ def decode(data: str | bytes) -> Message | None:
         if parts[0] == "p" and len(parts) == 4:
             players = frozenset(p for p in parts[3].split(",") if p)
             return Message("p", parts[1], process=parts[2], players=players)
+        if parts[0] == "c" and len(parts) == 2:
+            return Message("c", parts[1])
+        if parts[0] == "r" and len(parts) == 4:
+            return Message("r", parts[1], seat=int(parts[2]), reaction=parts[3])
     except ValueError:
         return None
     return None
@@ -103,6 +122,14 @@ class MemoryBroadcast:
 
     async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
         """One process knows its own presence: nothing to send."""
+
+    async def publish_talk(self, code: str) -> None:
+        """Queue the chat announcement for this process's listener."""
+        self._queue.put_nowait(Message("c", code))
+
+    async def publish_reaction(self, code: str, seat: int, reaction: str) -> None:
+        """Queue the reaction for this process's listener."""
+        self._queue.put_nowait(Message("r", code, seat=seat, reaction=reaction))
 
     async def listen(self) -> AsyncIterator[Message]:
         """Yield announcements in order."""
@@ -145,6 +172,14 @@ class RedisBroadcast:
     async def publish_presence(self, code: str, process: str, players: frozenset[str]) -> None:
         """``PUBLISH knobel:rooms "p <code> <process> <players>"``; errors logged."""
         await self._publish(Message("p", code, process=process, players=players))
+
+    async def publish_talk(self, code: str) -> None:
+        """``PUBLISH knobel:rooms "c <code>"``; errors logged."""
+        await self._publish(Message("c", code))
+
+    async def publish_reaction(self, code: str, seat: int, reaction: str) -> None:
+        """``PUBLISH knobel:rooms "r <code> <seat> <reaction>"``; errors logged."""
+        await self._publish(Message("r", code, seat=seat, reaction=reaction))
 
     async def listen(self) -> AsyncIterator[Message]:
         """Subscribe (again after any error, with a short back-off) and yield announcements."""

@@ -25,6 +25,7 @@ class Connection:
         self.lang = lang
         self.last_version = -1
         self.delivered: Any = None  # what the page shows, as the renderer reported it
+        self.talk_keys: Any = None  # the talk parts it shows (app.live.talk)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
         self.writer: asyncio.Task[None] | None = None
 

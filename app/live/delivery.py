@@ -49,14 +49,18 @@ class Renderer(Protocol):
 class Delivery:
     """Sends room versions to the sockets in ``rooms`` (sockets by room code): ``snapshot``
     reads room states, ``renderer`` renders them per viewer, ``online(code)`` says who is
-    online in a room."""
+    online in a room; ``after(conn, state)`` runs once a page was sent ``state`` (the talk
+    at the table follows the room: ``app.live.talk``)."""
 
     def __init__(self, snapshot: Snapshot, renderer: Renderer,
-                 online: Callable[[str], frozenset[str]]) -> None:
+                 online: Callable[[str], frozenset[str]],
+                 rooms: dict[str, set[Connection]] | None = None,
+                 after: Callable[[Connection, Any], None] = lambda conn, state: None) -> None:
         self.snapshot = snapshot
         self.renderer = renderer
         self.online = online
-        self.rooms: dict[str, set[Connection]] = {}
+        self.rooms: dict[str, set[Connection]] = {} if rooms is None else rooms
+        self.after = after
         self._redelivering: dict[str, asyncio.Task[None]] = {}
 
     def shown(self, conn: Connection, state: Any) -> None:
@@ -68,6 +72,7 @@ class Delivery:
                                                      self.online(conn.code))
         if html:
             conn.send(html)
+        self.after(conn, state)
 
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
         """Send ``conn`` the whole live room as it is now (from the database when ``known``
@@ -78,6 +83,7 @@ class Delivery:
             html, conn.delivered = self.renderer.update(state, conn.player_id, conn.lang,
                                                         self.online(conn.code))
             conn.send(html)
+            self.after(conn, state)
 
     async def deliver(
         self, code: str, version: int = 0, force: bool = False, skip: Connection | None = None,
@@ -102,6 +108,7 @@ class Delivery:
             conn.last_version = state.version
             if html:
                 conn.send(html)
+            self.after(conn, state)
         took = time.perf_counter() - started
         if took > SLOW_DELIVERY:
             log.warning("slow_delivery", room=code, version=state.version, sockets=len(conns),

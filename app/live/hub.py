@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 import structlog
@@ -21,12 +21,18 @@ from app.live.connection import OUTBOX_LIMIT, Connection
 from app.live.delivery import Delivery, Renderer, Snapshot, Versions
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
+from app.live.talk import TalkDelivery, TalkRenderer, TalkSource
 
 log = structlog.get_logger("knobel.hub")
 
 CHECK_EVERY = 2.0  # seconds between two checks of this process's rooms against the database
 
 __all__ = ["CHECK_EVERY", "OUTBOX_LIMIT", "Connection", "Hub", "Renderer", "Versions"]
+
+
+def snapshot_now(snapshot: Snapshot) -> Callable[[str], Awaitable[object]]:
+    """``state_of(code)``: the room state this process holds (``snapshot`` at least 0)."""
+    return lambda code: snapshot(code, 0, None)
 
 
 class Hub:
@@ -36,7 +42,9 @@ class Hub:
     service); ``renderer`` renders what each viewer receives (``Renderer``);
     ``presence_changed(code)`` tells the room service that someone came or went;
     ``versions(codes)`` reads rooms' committed versions, checked every ``check_every`` seconds
-    (None: no periodic check); ``idle`` is told when a room gets or loses its last socket here.
+    (None: no periodic check); ``idle`` is told when a room gets or loses its last socket here;
+    ``talk`` and ``talk_renderer``: the chat lines and reactions, delivered beside the room
+    (``app.live.talk``; None: no talk).
 
     Presence spans processes: each process announces which players have a socket open on it
     (at once when that changes, and every third of the presence's ``ttl``); announcements of
@@ -56,6 +64,8 @@ class Hub:
         check_every: float = CHECK_EVERY,
         idle: IdleRooms | None = None,
         presence: Presence | None = None,
+        talk: TalkSource | None = None,
+        talk_renderer: TalkRenderer | None = None,
     ) -> None:
         self.broadcast = broadcast
         self.presence_changed = presence_changed
@@ -65,14 +75,19 @@ class Hub:
         self.process = uuid.uuid4().hex[:12]
         self.presence = presence or Presence(ttl=self.PRESENCE_TTL)
         self.heartbeat = self.presence.ttl / 3  # two announcements may be lost in a row
-        self.delivery = Delivery(snapshot, renderer, self.presence.online)
-        self.rooms: dict[str, set[Connection]] = self.delivery.rooms
+        self.rooms: dict[str, set[Connection]] = {}
+        self.talk = (TalkDelivery(self.rooms, talk, snapshot_now(snapshot), talk_renderer)
+                     if talk is not None and talk_renderer is not None else None)
+        self.delivery = Delivery(snapshot, renderer, self.presence.online, self.rooms,
+                                 self.talk.refresh if self.talk else lambda conn, state: None)
         self._tasks: list[asyncio.Task[None]] = []
 
     def forget_room(self, code: str) -> None:
         """Drop this process's records of room ``code`` (it left memory: no socket here)."""
         self.presence.forget(code)
         self.delivery.forget(code)
+        if self.talk:
+            self.talk.forget(code)
 
     def socket_count(self) -> int:
         """How many room sockets are open in this process."""
@@ -177,6 +192,12 @@ class Hub:
                     await self._resync()
                 elif message.kind == "p":
                     await self._remote_presence(message)
+                elif message.kind == "c":
+                    if self.talk:
+                        self.talk.changed(message.code)
+                elif message.kind == "r":
+                    if self.talk:
+                        await self.talk.flash(message.code, message.seat, message.reaction)
                 else:
                     await self.delivery.deliver(message.code, message.version,
                                                 delta=message.delta)

@@ -18,7 +18,8 @@ from app.errors import N_, KnobelError
 from app.live.connection import Connection
 from app.live.origin import origin_allowed
 from app.rooms.codes import is_code
-from app.web.deps import SESSION_PLAYER_KEY, HubDep, RoomsDep
+from app.talk.service import TALK_ACTIONS, TalkService
+from app.web.deps import SESSION_PLAYER_KEY, HubDep, RoomsDep, TalkDep
 from app.web.errors import error_message
 from app.web.ratelimit import SocketRates
 from app.web.room_view import render_ack
@@ -39,7 +40,7 @@ SERVER_ERROR = KnobelError("server_error", N_("Something went wrong."), 500)
 
 @router.websocket("/r/{code}/ws")
 async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
-                      hub: HubDep) -> None:
+                      hub: HubDep, talk: TalkDep) -> None:
     """Serve one room page's socket until it closes.
 
     Refused before the handshake completes (HTTP 403): a foreign ``Origin``, no guest
@@ -79,7 +80,7 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
                 conn.send(error_message(lang, BAD_MESSAGE))
                 continue
             try:
-                await _handle(conn, text, service, hub, rates)
+                await _handle(conn, text, service, hub, rates, talk)
             except Exception:
                 log.exception("message_failed", room=code, player=player_id)
                 conn.send(error_message(lang, SERVER_ERROR))
@@ -89,8 +90,11 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
         await hub.remove(conn)
 
 
-async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates) -> None:
-    """Check size, shape and rate of one message, then apply it."""
+async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
+                  talk: TalkService) -> None:
+    """Check size, shape and rate of one message, then apply it: a talk message (chat line,
+    reaction) by the talk service, apart from the room (no lock, no basis, no version), any
+    other by the room service."""
     if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
         conn.send(error_message(conn.lang, TOO_LARGE))
         return
@@ -106,6 +110,9 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates)
     action_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
     if not rates.hit(conn.code, conn.player_id):
         conn.send(error_message(conn.lang, RATE_LIMITED, action_id))
+        return
+    if data.get("type") in TALK_ACTIONS:
+        await _talk(conn, data, talk, action_id)
         return
     if data.get("type") == "hello":
         version = data.get("version")
@@ -129,3 +136,14 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates)
         conn.send(error_message(conn.lang, SERVER_ERROR, action_id))
         return
     conn.send(render_ack(action_id, outcome.version, outcome.duplicate))
+
+
+async def _talk(conn: Connection, data: dict, talk: TalkService, action_id: str | None) -> None:
+    """Apply one talk message; acknowledged with the room version the page shows (a chat
+    line makes none)."""
+    try:
+        await talk.act(conn.code, conn.player_id, data)
+    except KnobelError as exc:
+        conn.send(error_message(conn.lang, exc, action_id))
+        return
+    conn.send(render_ack(action_id, conn.last_version))

@@ -30,9 +30,10 @@ from app.rooms.writes import (
     seat_player,
     seat_values,
 )
+from app.talk.lines import parse_chat_option
 
 ROOM_ACTIONS = frozenset({"options", "start", "remove", "leave", "next_game", "rematch",
-                          "ready", "add_bot", "add_table_seat"})
+                          "play_again", "ready", "add_bot", "add_table_seat"})
 
 Reload = Callable[[str], Awaitable[RoomState | None]]
 SEAT_ADDERS = {"add_table_seat": add_table_seat, "add_bot": add_bot}
@@ -90,7 +91,8 @@ class RoomActions:
             if state.status == "playing":
                 raise RoomError("game_running", "The game has already started.")
             # OptionError: bad_option
-            options = {**state.plugin.parse_options(message), **parse_bot_options(message)}
+            options = {**state.plugin.parse_options(message), **parse_bot_options(message),
+                       **parse_chat_option(message)}
             if state.options.get("solo"):
                 options["solo"] = True  # a solo room stays one (not a lobby field)
             return await self.set_room(state, action_id, options=options)
@@ -100,13 +102,14 @@ class RoomActions:
             if state.status != "lobby":
                 raise RoomError("game_running", "The game has already started.")
             return await self.start(state, action_id, continue_match=False)
-        if kind in ("next_game", "rematch"):
+        if kind in ("next_game", "rematch", "play_again"):
             return await self._after_game(state, kind, action_id)
         return await self._remove_other(state, player_id, message, action_id)
 
     async def _after_game(self, state: RoomState, kind: str, action_id: str | None) -> int:
-        """The host's "Next game" (the match goes on) or "Rematch" (back to the lobby, the
-        result still shown, the options editable)."""
+        """The host's "Next game" (the match goes on), "Play again" (a new match at once, with
+        the same options) or "Rematch" (back to the lobby, the result still shown, the options
+        editable); docs/rules.md, "Rematch and ready"."""
         if state.status != "finished":
             raise RoomError("not_finished", "The game is not over yet.")
         game = state.game
@@ -118,6 +121,8 @@ class RoomActions:
             return await self.start(state, action_id, continue_match=True)
         if not match_done:
             raise RoomError("match_running", "The match goes on: start its next game.")
+        if kind == "play_again":
+            return await self.start(state, action_id, continue_match=False)
         return await self.write(state, nothing, status="lobby", action_id=action_id,
                                 reload=True)
 

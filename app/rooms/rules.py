@@ -22,6 +22,7 @@ ROOM_BASIS: dict[str, tuple[str, ...]] = {
     "options": ("version",),
     "next_game": ("version",),
     "rematch": ("version",),
+    "play_again": ("version",),
     "remove": ("version",),
     "add_bot": ("version",),
     "add_table_seat": ("version",),

@@ -97,11 +97,13 @@ class RoomService(RoomMemory):
     # ----- creating and joining ------------------------------------------------------------
 
     async def create_room(self, player_id: str, name: str, kind: str,
-                          options: dict[str, Any] | None = None, solo: bool = False) -> str:
+                          options: dict[str, Any] | None = None, solo: bool = False,
+                          guide: bool = False) -> str:
         """Create a room of game ``kind`` hosted by ``player_id`` (seated as ``name``); returns
         its code. ``options``: lobby form fields to start from (checked by the plug-in's
         ``parse_options``; defaults when None); ``solo``: a room for its host alone (nobody
-        else may take a seat; docs/rules.md, "Solo practice"). Raises ``RoomError`` (400) for
+        else may take a seat; docs/rules.md, "Solo practice"); ``guide``: its first rolls or turns
+        are explained (docs/rules.md, "Guided first round"). Raises ``RoomError`` (400) for
         an unknown game, ``OptionError`` (``bad_option``, 400) for an unknown option."""
         if kind not in GAMES:
             raise RoomError("unknown_game", "Unknown game.", 400)
@@ -109,6 +111,8 @@ class RoomService(RoomMemory):
         chosen = plugin.parse_options(options) if options else plugin.default_options()
         if solo:
             chosen["solo"] = True
+        if guide:
+            chosen["guide"] = True
         code = new_code()
         await self.repo.create(code, kind, chosen, player_id, name)
         log.info("room_created", room=code, player=player_id, game=kind, solo=solo)

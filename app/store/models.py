@@ -153,6 +153,25 @@ class RoomAction(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ChatMessage(Base):
+    """One line of a room's chat (docs/rules.md, "Talk at the table"): written by the seat
+    ``seat_id`` (its label at the time in ``name``), at most 200 characters of ``body`` as
+    typed (escaped when shown); ``removed`` when the host took it away. Never part of a game's
+    events, and never a room version."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat_id: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(40))
+    body: Mapped[str] = mapped_column(String(200))
+    removed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+Index("ix_chat_messages_room", ChatMessage.room_id, ChatMessage.id)
 Index("ix_seats_player", Seat.player_id)
 Index("ix_games_room", Game.room_id)
 

@@ -21,6 +21,7 @@ from app.settings import Settings
 from app.store.db import Database
 from app.store.models import Player
 from app.strategy.tables import StrategyTables
+from app.talk.service import TalkService
 from app.web.room_view import PartCache
 
 SESSION_PLAYER_KEY = "pid"
@@ -108,6 +109,7 @@ get_strategy = _from_app_state(
     "strategy", StrategyTables,
     "The app's Kniffel strategy tables (built in the background on first use).")
 get_reviews = _from_app_state("reviews", Reviews, "The app's game analyses and hints (app/review).")
+get_talk = _from_app_state("talk", TalkService, "The app's chat and reactions (app/talk).")
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -116,6 +118,7 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 PartsDep = Annotated[PartCache, Depends(get_parts)]
 StrategyDep = Annotated[StrategyTables, Depends(get_strategy)]
 ReviewsDep = Annotated[Reviews, Depends(get_reviews)]
+TalkDep = Annotated[TalkService, Depends(get_talk)]
 DbDep = Annotated[Database, Depends(get_db)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 GuestId = Annotated[str, Depends(get_guest_id)]

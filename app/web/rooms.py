@@ -19,6 +19,7 @@ from sqlalchemy import literal, select
 
 from app.errors import KnobelError
 from app.groups.rooms import check_group, open_for_group
+from app.i18n import current_language
 from app.i18n import gettext as _
 from app.players.service import get_player
 from app.rooms.codes import is_code
@@ -28,6 +29,7 @@ from app.web.deps import (
     CurrentPlayer,
     GuestId,
     ReviewsDep,
+    TalkDep,
     get_db,
     get_hub,
     get_parts,
@@ -38,6 +40,7 @@ from app.web.deps import (
 from app.web.pages import seat_name
 from app.web.qr import qr_svg
 from app.web.room_view import live_context
+from app.web.talk_view import TalkRenderer
 from app.web.templating import templates
 
 router = APIRouter()
@@ -153,7 +156,7 @@ async def play_alone(
 
 @router.get("/r/{code}", response_class=HTMLResponse, name="room_page")
 async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
-                    reviews: ReviewsDep, background: BackgroundTasks,
+                    reviews: ReviewsDep, talk: TalkDep, background: BackgroundTasks,
                     watch: bool = False, join: bool = False) -> Response:
     """The room: for a seated player the table; otherwise a way in (take a seat or watch),
     or the reason the link no longer works. For a game with hints and an analysis, the
@@ -179,10 +182,15 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     hub = get_hub(request)
     context = live_context(state, guest_id, hub.online(code) | {guest_id},
                            get_parts(request))
+    lines = talk.lines(code)
+    if lines is None:
+        lines = await talk.load(code)
     context.update({
         "player": player,
         "share_url": share_url,
         "qr_svg": qr_svg(share_url),
+        "talk_html": TalkRenderer(get_parts(request)).html(state, lines, guest_id,
+                                                           current_language()),
     })
     return templates.TemplateResponse(request, "rooms/room.html", context)
 

@@ -33,6 +33,8 @@ def make_templates() -> Jinja2Blocks:
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
     env.globals["game_label"] = labels.game_label
+    env.globals["game_tagline"] = labels.game_tagline
+    env.globals["game_picture_of"] = labels.game_picture_of
     env.globals["die"] = die  # one die's picture (app/web/dice_html.py)
     env.globals["bot_games"] = lambda: BOT_GAMES  # the games bots play (app/rooms/bots)
     for game in GAMES.values():  # each game's own helpers (box names, grid cells...)

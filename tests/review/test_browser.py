@@ -106,7 +106,7 @@ def test_play_alone_from_the_home_page_starts_a_solo_game_with_hints(server) -> 
         context = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})
         page = context.new_page()
         page.goto(server.url + "/")
-        page.fill("#solo-name", "Anna")
+        page.fill("#player-name", "Anna")
         page.click("[data-play-alone=kniffel]")
         expect(page.locator("#live")).to_have_attribute("data-status", "playing")
         expect(page.locator("details.share")).to_be_hidden()

@@ -29,7 +29,7 @@ def test_payload_names_are_inert_everywhere(backend, server_env, tmp_path) -> No
             pages.append(page)
             if i == 0:
                 page.goto(server.url + "/")
-                page.fill("[data-action=new-room] [name=name]", name)
+                page.fill("#player-name", name)
                 page.click("[data-action=new-room] [type=submit]")
                 page.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
                 link = page.url

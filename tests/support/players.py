@@ -259,3 +259,11 @@ class Guest:
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self.http.aclose()
+
+
+async def close_all(guests: list[Guest], sockets: list[RoomSocket]) -> None:
+    """Close ``sockets``, then the ``guests``' HTTP clients."""
+    for sock in sockets:
+        await sock.close()
+    for guest in guests:
+        await guest.aclose()

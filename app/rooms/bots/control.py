@@ -16,13 +16,11 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from app.rooms.bots.identity import bot_level
-from app.rooms.games.base import Event, OptionError, Table
+from app.rooms.games.base import Event, Table, parse_switch
 from app.rooms.state import RoomState
 
 OPTION = "bot_takeover"
 TAKEOVER_GRACE = timedelta(seconds=30)
-_TRUE = ("1", "true", "on", "yes")
-_FALSE = ("0", "false", "off", "no", "")
 
 
 class Controller(NamedTuple):
@@ -40,17 +38,9 @@ def takeover_on(options: dict[str, Any]) -> bool:
 
 
 def parse_bot_options(form: dict[str, Any]) -> dict[str, bool]:
-    """``{"bot_takeover": bool}`` from the lobby form: absent is on; a list (hidden "false"
-    then a checked "true") counts by its last value. Raises ``OptionError`` for another value."""
-    raw = form.get(OPTION, True)
-    if isinstance(raw, list | tuple):
-        raw = raw[-1] if raw else ""
-    if isinstance(raw, bool):
-        return {OPTION: raw}
-    text = str(raw).strip().lower()
-    if text not in _TRUE + _FALSE:
-        raise OptionError(OPTION)
-    return {OPTION: text in _TRUE}
+    """``{"bot_takeover": bool}`` from the lobby form (``parse_switch``: absent is on).
+    Raises ``OptionError`` for another value."""
+    return {OPTION: parse_switch(form, OPTION)}
 
 
 def bot_seats(state: RoomState) -> set[int]:

@@ -37,6 +37,25 @@ class OptionError(ActionError):
         self.field = field
 
 
+_TRUE = ("1", "true", "on", "yes")
+_FALSE = ("0", "false", "off", "no", "")
+
+
+def parse_switch(form: dict[str, Any], field: str, default: bool = True) -> bool:
+    """A lobby switch ``field`` of ``form`` (a checkbox after a hidden ``false``: a list
+    counts by its last value; absent: ``default``). Raises ``OptionError`` for another
+    value."""
+    raw = form.get(field, default)
+    if isinstance(raw, list | tuple):
+        raw = raw[-1] if raw else ""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text not in _TRUE + _FALSE:
+        raise OptionError(field)
+    return text in _TRUE
+
+
 @dataclass(frozen=True)
 class Event:
     """One event to store: ``type`` (``roll``, ``place``, ``hold``...), its JSON ``payload``,
@@ -188,6 +207,11 @@ class GamePlugin(Protocol):
     reviewable: bool
     """True when a finished game has a move-by-move analysis and review page (Kniffel family:
     ``app/review``)."""
+    tagline: str
+    """The game in one line for a newcomer (an English gettext msgid; the home page)."""
+    picture: str
+    """Its small picture on the home page: ``grid``, ``dice`` or ``marbles``
+    (``templates/_game_pictures.html``)."""
 
     def default_options(self) -> dict[str, Any]:
         """The room options a new room starts with."""

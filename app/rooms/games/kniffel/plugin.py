@@ -31,6 +31,7 @@ class KniffelGame(ViewsFromModule):
 
     folder = "kniffel"
     reviewable = True
+    picture = "dice"
     actions = frozenset({"roll", "hold", "score", "enter"})
     template = "rooms/kniffel/game.html"
     parts_template = "rooms/kniffel/_parts.html"
@@ -40,6 +41,7 @@ class KniffelGame(ViewsFromModule):
             raise ValueError(f"unknown ruleset {ruleset!r}")
         self.kind = ruleset
         self.label = labels.GAME_NAMES[ruleset]
+        self.tagline = labels.TAGLINES[ruleset]
 
     # ----- options ---------------------------------------------------------------------------
 

@@ -65,6 +65,8 @@ class KnikkersRaceGame(ViewsFromModule):
 
     kind = "knikkers_race"
     label = N_("Knikkers race")  # translated where shown (app/web/labels.py: game_label)
+    tagline = N_("Like Color Lines, as a race: everyone gets the same marbles.")
+    picture = "marbles"
     actions = frozenset({"move", "stop"})
     folder = "knikkers_race"
     template = "rooms/knikkers_race/game.html"

@@ -23,6 +23,7 @@ from app.engines.knister import (
     PlacementError,
     score_grid,
 )
+from app.errors import N_
 from app.rooms.games.base import (
     ActionError,
     Dice,
@@ -51,6 +52,9 @@ class KnisterGame(ViewsFromModule):
 
     kind = "knister"
     label = "Knister"
+    tagline = N_("Like Yahtzee on a grid: two dice, every sum goes into your 5×5 grid, and "
+                 "its rows and columns score like poker hands.")
+    picture = "grid"
     actions = frozenset({"roll", "place", "enter"})
     folder = "knister"
     reviewable = False

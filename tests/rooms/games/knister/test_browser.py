@@ -32,7 +32,7 @@ def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
         anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
 
         anna.goto(server.url + "/")
-        anna.fill("[data-action=new-room] [name=name]", "Anna")
+        anna.fill("#player-name", "Anna")
         anna.select_option("[data-action=new-room] [name=game]", "knister")
         anna.click("[data-action=new-room] [type=submit]")
         anna.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
@@ -80,7 +80,7 @@ def test_leave_asks_first_and_cancel_keeps_the_seat(backend, server_env, tmp_pat
     with ServerProcess(server_env, log=tmp_path / "server.log") as server, chromium() as browser:
         anna = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         anna.goto(server.url + "/")
-        anna.fill("[data-action=new-room] [name=name]", "Anna")
+        anna.fill("#player-name", "Anna")
         anna.select_option("[data-action=new-room] [name=game]", "knister")
         anna.click("[data-action=new-room] [type=submit]")
         anna.wait_for_url(re.compile(r"/r/[\w-]{16}$"))

@@ -1,0 +1,69 @@
+"""Routes of the guided first round (docs/rules.md, "Guided first round"):
+
+- ``POST /learn``: a solo room of Knister or Kniffel with the ``guide`` option, started at
+  once (the home page's "How to play");
+- ``GET /r/<code>/guide``: the current step's explanation for the seated player (an htmx
+  fragment the room page asks for after every update).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.i18n import gettext as _
+from app.review.guide import kniffel_step, knister_step
+from app.rooms.codes import is_code
+from app.rooms.games.knister.state import KnisterState
+from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, StrategyDep
+from app.web.pages import seat_name
+from app.web.templating import templates
+
+router = APIRouter()
+LEARN_GAMES = {"knister": {}, "kniffel": {"hints": "true"}}
+"""The games with a guided round, and the room options it starts with."""
+
+
+@router.post("/learn", name="learn")
+async def learn(request: Request, player: CurrentPlayer, guest_id: GuestId, rooms: RoomsDep,
+                game: Annotated[str, Form(max_length=16)] = "knister",
+                name: Annotated[str, Form(max_length=200)] = "") -> Response:
+    """Start a guided round of ``game`` for the visitor alone (seated as ``name``, their saved
+    name, or "You"); 400 for another game."""
+    if game not in LEARN_GAMES:
+        raise HTTPException(400, detail="no guided round for this game")
+    cleaned, error = seat_name(name, player)
+    if error:
+        cleaned = _("You")
+    request.app.state.limits.hit("create_room", request)
+    code = await rooms.create_room(guest_id, cleaned, game, dict(LEARN_GAMES[game]) or None,
+                                   solo=True, guide=True)
+    await rooms.start_now(code, guest_id)
+    return RedirectResponse(f"/r/{code}", status_code=303)
+
+
+@router.get("/r/{code}/guide", response_class=HTMLResponse, name="room_guide")
+async def room_guide(request: Request, code: str, rooms: RoomsDep, reviews: ReviewsDep,
+                     strategy: StrategyDep, guest_id: GuestId) -> Response:
+    """The guided round's current step for the seated player of a guided room (404 for a
+    room without a guide, 403 for anyone not seated)."""
+    state = await rooms.current(code) if is_code(code) else None
+    if state is None or not state.options.get("guide") or state.game is None:
+        raise HTTPException(404, detail="no guided round here")
+    seat = state.seat_of(guest_id)
+    if seat is None:
+        raise HTTPException(403, detail="only the player gets the guide")
+    game_state = state.game_state
+    if isinstance(game_state, KnisterState):
+        step = knister_step(state, seat.id, strategy.for_options)
+    else:
+        turn, card = game_state.turn, game_state.card(seat.id)
+        found = None
+        if turn.rolls and card is not None and game_state.current == seat.id:
+            found = await reviews.hint(state.game.kind, state.game.options, card.copy(),
+                                       turn.dice, turn.held, turn.rolls)
+        step = kniffel_step(state, seat.id, found)
+    return templates.TemplateResponse(request, "review/_guide.html",
+                                      {"step": step, "code": code, "version": state.version})

@@ -1,0 +1,98 @@
+"""A first game that teaches, in Chromium at phone size (docs/rules.md, "Guided first
+round"): "How to play" on the home page starts a guided Knister round of 5 rolls and a guided
+Kniffel round of 2 turns; at each step the panel names the strong bot's move and why, the
+player follows it, and the panel ends the round. Dice are loaded (test hook) so the advice
+is known: five sixes go into the Kniffel box (50), 2-3-4-5-6 into the large straight (40)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import http
+from tests.support.browser import chromium, screenshot
+from tests.support.server import ServerProcess, server_env_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+PHONE = {"width": 390, "height": 844}
+KNISTER_ROLLS = [(3, 4), (2, 5), (1, 5), (4, 4), (6, 6)]  # sums 7, 7, 6, 8, 12
+
+
+@pytest.fixture
+def server(settings, tmp_path, shared_tables, kniffel_strategy):
+    """A server whose strategy folder holds the Kniffel table (built once per session)."""
+    env = server_env_for(settings.database_url, tmp_path, STRATEGY_DIR=str(shared_tables.folder))
+    with ServerProcess(env, log=tmp_path / "server.log") as proc:
+        yield proc
+
+
+def load(server, page, faces) -> None:
+    code = page.url.rsplit("/", 1)[1]
+    r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": list(faces)})
+    assert r.status_code == 200, r.text
+
+
+def roll_step(server, page, number: int, faces) -> None:
+    """At guided step ``number`` (a roll is asked for), throw ``faces`` (loaded) by "Roll"."""
+    guide = page.locator("#guide-step")
+    expect(guide).to_have_attribute("data-guide-phase", "roll")
+    expect(guide).to_have_attribute("data-guide-step", str(number))
+    load(server, page, faces)
+    page.click("#live [data-action=roll]")
+
+
+def start(browser, server, game: str, locale: str):
+    """A phone page that started the guided round of ``game`` from the home page; returns
+    ``(page, the guide panel's step)``."""
+    page = browser.new_context(viewport=PHONE, locale=locale).new_page()
+    page.goto(server.url + "/")
+    page.fill("#player-name", "Lou")
+    page.click(f"[data-learn={game}]")
+    page.wait_for_url(re.compile(r"/r/[\w-]{16}$"))
+    return page, page.locator("#guide-step")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_the_guided_knister_round_to_its_end(server) -> None:
+    with chromium() as browser:
+        page, guide = start(browser, server, "knister", "en")
+        for n, faces in enumerate(KNISTER_ROLLS, 1):
+            roll_step(server, page, n, faces)
+            expect(guide).to_have_attribute("data-guide-phase", "place")
+            total = sum(faces)
+            cell = guide.get_attribute("data-guide-cell")
+            r, c = (int(x) + 1 for x in cell.split(","))
+            expect(guide.locator("[data-guide-advice]")).to_have_text(
+                f"You rolled {total}. The strong bot would write it in row {r}, column {c}.")
+            ways = 6 - abs(7 - total)  # 7: 6 of 36, 6 and 8: 5, 12: 1
+            expect(guide).to_contain_text(f"A {total} comes up in {ways} of 36 throws")
+            if n == 1:
+                screenshot(page, "guide-knister-phone")
+            page.click(f'#live [data-cell="{cell}"]')
+            written = page.locator(f'#live [data-cell="{cell}"]')
+            expect(written).not_to_have_class(re.compile(r"\bopen\b"))
+            expect(written).to_have_text(str(total))
+        expect(guide).to_have_attribute("data-guide-phase", "done")
+        expect(guide).to_contain_text("Guided round over")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
+    with chromium() as browser:
+        page, guide = start(browser, server, "kniffel", "nl-NL")
+        for n, faces, box, advice in (
+                (1, [6, 6, 6, 6, 6], "yahtzee", "Kniffel (50 punten)"),
+                (2, [2, 3, 4, 5, 6], "large_straight", "(40 punten)")):
+            expect(guide).to_contain_text(f"beurt {n} van 2")
+            roll_step(server, page, n, faces)
+            expect(guide).to_have_attribute("data-guide-phase", "box")
+            expect(guide).to_have_attribute("data-guide-box", box)
+            expect(guide.locator("[data-guide-advice]")).to_contain_text(advice)
+            if n == 1:
+                screenshot(page, "guide-kniffel-phone-nl")
+            page.click(f"#live button[data-box='{box}']")
+        expect(guide).to_have_attribute("data-guide-phase", "done")
+        expect(guide).to_contain_text("Begeleide ronde voorbij")
