@@ -72,8 +72,7 @@ class RoomService(RoomMemory):
     player ids with an open socket there, ``away_since(code)``: when each away player went);
     ``clock``: now (UTC);
     ``host_grace``: how long a host may be away outside a game before the role passes on;
-    ``finished(game_id)``: told of every game whose finish was committed (docs/architecture.md,
-    "Groups").
+    ``finished(game_id)``: told of each game whose finish was committed (architecture, "Groups").
     """
 
     def __init__(self, db: Database, publish: Publish, dice: DiceSource,
@@ -109,10 +108,7 @@ class RoomService(RoomMemory):
             raise RoomError("unknown_game", "Unknown game.", 400)
         plugin = get_game(kind)
         chosen = plugin.parse_options(options) if options else plugin.default_options()
-        if solo:
-            chosen["solo"] = True
-        if guide:
-            chosen["guide"] = True
+        chosen.update({flag: True for flag, on in (("solo", solo), ("guide", guide)) if on})
         code = new_code()
         await self.repo.create(code, kind, chosen, player_id, name)
         log.info("room_created", room=code, player=player_id, game=kind, solo=solo)
