@@ -24,6 +24,7 @@ pytestmark = pytest.mark.server
 TTL = 3.0  # PRESENCE_TTL_SECONDS of both processes (each re-announces every second)
 GRACE = 1.0  # HOST_GRACE_SECONDS and BOT_TAKEOVER_SECONDS
 LATE = 2.0  # seconds a busy machine may add to a deadline (both processes, the test)
+START = 60.0  # seconds a server may take to come up on a busy machine
 ONLINE = re.compile(r'data-seat="(\d+)" data-presence="online"')
 TAKEN_OVER = re.compile(r'data-taken-over="(\d+)"')
 
@@ -78,8 +79,8 @@ async def test_a_killed_replicas_players_go_away_so_host_and_seat_are_taken_over
     survivor = ServerProcess(env, log=tmp_path / "survivor.log")
     doomed = ServerProcess(env, log=tmp_path / "doomed.log")
     try:
-        await asyncio.gather(asyncio.to_thread(survivor.start),
-                             asyncio.to_thread(doomed.start))
+        await asyncio.gather(asyncio.to_thread(survivor.start, START),
+                             asyncio.to_thread(doomed.start, START))
         anna, bram = Guest(doomed.url, "Anna"), Guest(survivor.url, "Bram")
         lobby, lobby_a, lobby_b, seats = await _room(anna, bram)
         game, game_a, game_b, game_seats = await _room(anna, bram)
