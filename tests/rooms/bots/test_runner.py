@@ -72,7 +72,9 @@ async def quiet(room: ServiceRoom, runner: BotRunner, looks: int = 3) -> None:
 
     async def unchanged() -> bool:
         version, start = (await room.state(fresh=True)).version, lease.looks
-        await until_async(lambda: lease.looks >= start + looks, "the bot driver looks again")
+        await until_async(lambda: lease.looks >= start + looks,
+                          "the bot driver looks at the room again (it stops when the game "
+                          "ends or no bot has a seat to play)")
         return (await room.state(fresh=True)).version == version
     await until_async(unchanged, "the room stays as it is while the bot driver looks", 20,
                       every=0)
