@@ -4,7 +4,6 @@ every bot move stored once. Rules: docs/rules.md, "Bots"."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from datetime import timedelta
 
@@ -18,11 +17,25 @@ from app.rooms.bots.runner import BotRunner
 from app.rooms.errors import RoomError
 from app.store.models import GameEvent
 from tests.support.room_service import ServiceRoom, service_room
+from tests.support.waiting import until_async
+
+
+class CountingLease(LocalLease):
+    """``LocalLease`` counting the driver's looks at a room: it asks for the lease once per
+    pass, before deciding the bots' moves on the state it just read."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    async def hold(self, code: str) -> bool:
+        self.looks += 1
+        return await super().hold(code)
 
 
 def run_bots(room: ServiceRoom, grace: float = 0.0, strategies=lambda r, o: None) -> BotRunner:
-    """Hook a runner with a short delay into the room's service (as ``bots.install``)."""
-    runner = BotRunner(room.service, strategies, LocalLease(), delay=(0.0, 0.01), poll=0.2)
+    """Hook a runner with a short delay into the room's service (as ``bots.install``); its
+    lease is a ``CountingLease`` (for ``quiet``)."""
+    runner = BotRunner(room.service, strategies, CountingLease(), delay=(0.0, 0.01), poll=0.2)
     room.service.timers.bots = BotControl(timedelta(seconds=grace))
     room.service.timers.watch = runner.watch
     return runner
@@ -44,11 +57,34 @@ async def events(room: ServiceRoom) -> list[GameEvent]:
 
 
 async def finish(room: ServiceRoom, timeout: float = 60.0) -> None:
-    for _ in range(int(timeout * 10)):
-        if (await room.state(fresh=True)).status == "finished":
-            return
-        await asyncio.sleep(0.1)
-    pytest.fail("the game did not end")
+    async def ended() -> bool:
+        return (await room.state(fresh=True)).status == "finished"
+    await until_async(ended, "the game ends", timeout, every=0.1)
+
+
+async def quiet(room: ServiceRoom, runner: BotRunner, looks: int = 3) -> None:
+    """Wait until the bot driver has looked at the room ``looks`` times while it did not
+    change: everything the bots would do on this table is done (a move first seen on one
+    look is sent by the next one at the latest, its delay being at most 0.01 s). The
+    positive barrier before checking that nothing (more) happens."""
+    lease = runner.lease
+    assert isinstance(lease, CountingLease)
+
+    async def unchanged() -> bool:
+        version, start = (await room.state(fresh=True)).version, lease.looks
+        await until_async(lambda: lease.looks >= start + looks,
+                          "the bot driver looks at the room again (it stops when the game "
+                          "ends or no bot has a seat to play)")
+        return (await room.state(fresh=True)).version == version
+    await until_async(unchanged, "the room stays as it is while the bot driver looks", 20,
+                      every=0)
+
+
+async def rolls(room: ServiceRoom, count: int, what: str) -> None:
+    """Wait (10 s at most) until the room's game has ``count`` rolls (as stored)."""
+    async def rolled() -> bool:
+        return len((await room.state(fresh=True)).game_state.rolls) >= count
+    await until_async(rolled, what, 10, every=0.1)
 
 
 async def test_host_adds_and_removes_bots(database_url):
@@ -112,7 +148,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
         host = room.players[0]
         runner = await _against_a_bot(room, timer="30")
         try:
-            await asyncio.sleep(1.0)
+            await quiet(room, runner)
             state = await room.state(fresh=True)
             host_seat = state.seat_of(host).id
             assert state.status == "playing" and len(state.game_state.rolls) <= 1
@@ -122,12 +158,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
             assert room.service.timers._handles.get(room.code) is None  # no timer armed
             room.service.online = lambda code: frozenset({"p-watcher"})  # someone looks in
             room.service.presence_changed(room.code)
-            for _ in range(100):
-                if len((await room.state(fresh=True)).game_state.rolls) >= 3:
-                    break
-                await asyncio.sleep(0.1)
-            else:
-                pytest.fail("the bots did not stand in for the away host")
+            await rolls(room, 3, "the bots stand in for the away host")
         finally:
             await runner.close()
 
@@ -175,19 +206,17 @@ async def test_play_against_bots_starts_a_room_with_the_bots(database_url):
 async def test_a_returning_player_takes_over_at_once(database_url):
     async with service_room(database_url, "knister", ["Ann"]) as room:
         host = room.players[0]
+        room.service.online = lambda code: frozenset({"p-watcher"})  # Ann away, a watcher
         runner = run_bots(room)
         await room.room_action(host, "add_bot", level="strong")
         await room.room_action(host, "start")
         try:
-            for _ in range(100):  # the bot plays for the away host for a few rolls
-                if len((await room.state(fresh=True)).game_state.rolls) >= 3:
-                    break
-                await asyncio.sleep(0.1)
+            await rolls(room, 3, "the bot plays for the away host for a few rolls")
             room.service.online = lambda code: frozenset({host})  # Ann opens the page again
             room.service.presence_changed(room.code)
-            await asyncio.sleep(0.3)  # a move already on its way may still land
+            await quiet(room, runner)  # a move already on its way may still land
             before = len(await events(room))
-            await asyncio.sleep(1.5)
+            await quiet(room, runner)
             state = await room.state(fresh=True)
             assert not state.taken_over and state.status == "playing"
             later = (await events(room))[before:]
