@@ -33,7 +33,7 @@ def _stat(html: str, name: str) -> str:
 def test_new_game_during_a_game_with_moves_asks_first_and_changes_nothing(client) -> None:
     game_id = start(client, seed=2, variant=4)
     before = _one_move(client, game_id)
-    asked = client.post("/knikkers/new", data={"from": str(game_id)}, follow_redirects=False)
+    asked = client.post(f"/knikkers/games/{game_id}/new", follow_redirects=False)
     assert asked.status_code == 200
     assert f'data-confirm-new="{game_id}"' in asked.text
     assert "Start a new game?" in asked.text
@@ -50,7 +50,7 @@ def test_a_confirmed_new_game_abandons_the_game_counted_for_the_player_only(clie
     game_id = start(client, seed=2, variant=4)
     _one_move(client, game_id)
     me = player_of(client, game_id)
-    new = client.post("/knikkers/new", data={"from": str(game_id), "confirm": "abandon"},
+    new = client.post(f"/knikkers/games/{game_id}/new", data={"confirm": "abandon"},
                       follow_redirects=False)
     assert new.status_code == 303
     new_id = int(new.headers["location"].rsplit("/", 1)[1])
@@ -65,7 +65,7 @@ def test_a_confirmed_new_game_abandons_the_game_counted_for_the_player_only(clie
     assert ranks(client.get("/leaderboards/knikkers/4?mode=games").text) == []
     assert _stat(client.get(f"/players/{me}?variant=5").text, "abandoned") == "0"
     # confirming again changes nothing more: that game is no longer being played
-    again = client.post("/knikkers/new", data={"from": str(game_id), "confirm": "abandon"},
+    again = client.post(f"/knikkers/games/{game_id}/new", data={"confirm": "abandon"},
                         follow_redirects=False)
     assert again.status_code == 303
     assert _stat(client.get(f"/players/{me}?variant=4").text, "abandoned") == "1"
@@ -73,7 +73,7 @@ def test_a_confirmed_new_game_abandons_the_game_counted_for_the_player_only(clie
 
 def test_new_game_before_any_move_neither_asks_nor_abandons(client) -> None:
     game_id = start(client, seed=2, variant=4)
-    new = client.post("/knikkers/new", data={"from": str(game_id)}, follow_redirects=False)
+    new = client.post(f"/knikkers/games/{game_id}/new", follow_redirects=False)
     assert new.status_code == 303
     assert state(client, game_id)["status"] == "playing"
     me = player_of(client, game_id)
@@ -84,7 +84,7 @@ def test_another_players_game_is_never_abandoned(client) -> None:
     game_id = start(client, seed=2, variant=4)
     before = _one_move(client, game_id)
     with as_another_guest(client):
-        new = client.post("/knikkers/new", data={"from": str(game_id), "confirm": "abandon"},
+        new = client.post(f"/knikkers/games/{game_id}/new", data={"confirm": "abandon"},
                           follow_redirects=False)
         assert new.status_code == 303
     assert state(client, game_id) == before

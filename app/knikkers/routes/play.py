@@ -69,30 +69,32 @@ async def knikkers_home(session: SessionDep, guest_id: GuestId, player: CurrentP
 
 
 @router.post("/knikkers/new", name="knikkers_new")
-async def new_game(
-    request: Request, session: SessionDep, guest_id: GuestId, player: CurrentPlayer,
-    leaving: Annotated[int | None, Form(alias="from")] = None,
-    confirm: Annotated[str, Form(max_length=16)] = "",
-):
-    """"Nieuw spel": a new seed in the remembered variant.
-
-    ``from``: the game page it was asked on. When that game is still being played and has
-    moves, the page asking first is shown (nothing changes) unless ``confirm`` is
-    ``"abandon"``: then that game is marked abandoned (docs/rules.md, "End of game and
-    ranking") and the new one starts. Without ``from`` no game is touched.
-    """
-    if leaving is not None:
-        try:
-            left = await service.load(session, leaving, guest_id)
-        except service.GameNotFound:
-            left = None
-        if left is not None and left.row.status == "playing" and left.game.moves > 0:
-            if confirm != "abandon":
-                return templates.TemplateResponse(request, "knikkers/confirm_new.html", {
-                    "player": player, "row": left.row, "game": left.game})
-            await abandon(session, left.row.id, guest_id)
+async def new_game(session: SessionDep, guest_id: GuestId, player: CurrentPlayer):
+    """"Nieuw spel": a new seed in the remembered variant (no game is touched)."""
     row = await service.start_game(session, guest_id, _remembered(player))
     return _to_game(row.id)
+
+
+@router.post("/knikkers/games/{game_id}/new", name="knikkers_new_from")
+async def new_game_from(
+    request: Request, game_id: GameId, session: SessionDep, guest_id: GuestId,
+    player: CurrentPlayer, confirm: Annotated[str, Form(max_length=16)] = "",
+):
+    """"New game" asked on the page of game ``game_id``: when that game is the player's, still
+    being played and has moves, the page asking first is shown (nothing changes) unless
+    ``confirm`` is ``"abandon"``: then it is marked abandoned (docs/rules.md, "End of game and
+    ranking"). Then, as ``/knikkers/new``, a new game starts.
+    """
+    try:
+        left: service.Loaded | None = await service.load(session, game_id, guest_id)
+    except service.GameNotFound:
+        left = None
+    if left is not None and left.row.status == "playing" and left.game.moves > 0:
+        if confirm != "abandon":
+            return templates.TemplateResponse(request, "knikkers/confirm_new.html", {
+                "player": player, "row": left.row, "game": left.game})
+        await abandon(session, left.row.id, guest_id)
+    return await new_game(session, guest_id, player)
 
 
 @router.post("/knikkers/daily", name="knikkers_daily")

@@ -62,10 +62,9 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         anna.check("input[data-option=five_alike_full_house]")
         anna.wait_for_function(
             "document.querySelector('input[data-option=five_alike_full_house]').checked")
-        bram.wait_for_selector("input[data-option=five_alike_full_house][checked]")
+        bram.wait_for_selector("[data-option-ro=five_alike_full_house][data-value=true]")
         anna.select_option("select[data-option=columns]", "2")
-        bram.wait_for_selector("select[data-option=columns] option[value='2'][selected]",
-                               state="attached")
+        bram.wait_for_selector("[data-option-ro=columns][data-value='2']", state="attached")
         options = state(server, code)["options"]
         assert (options["five_alike_full_house"], options["columns"], options["joker"]) == (
             True, 2, True)

@@ -79,8 +79,7 @@ def test_four_players_three_columns_fit_a_phone_with_dice_and_names_in_view(
     anna.wait_for_selector("#live .seat[data-presence=online] >> nth=3")
     caught_up(anna, server, code)  # no update on its way replaces the form
     anna.select_option("select[data-option=columns]", "3")
-    pages[3].wait_for_selector("select[data-option=columns] option[value='3'][selected]",
-                               state="attached")
+    pages[3].wait_for_selector("[data-option-ro=columns][data-value='3']", state="attached")
     anna.click("[data-action=start]")
     expect(anna.locator("#live")).to_have_attribute("data-status", "playing")
     roll(anna, server, code, [1, 2, 3, 4, 6])
