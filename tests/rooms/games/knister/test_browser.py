@@ -47,6 +47,7 @@ def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
         screenshot(anna, "knister-lobby-host")
 
         anna.click("[data-action=start]")
+        expect(anna.locator("#live")).to_have_attribute("data-status", "playing")  # then read
         pages = [anna, bram]
         for i in range(25):
             roller = _roller(server, link.rsplit("/", 1)[1], {"Anna": anna, "Bram": bram})
