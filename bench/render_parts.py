@@ -6,8 +6,10 @@ the first free cell for every placement; Kniffel: roll, hold, roll, the first op
 after every action, times what the live hub does for each of the 8 pages: ``render_update``
 against what that page shows (only the parts whose key changed are rendered, each once per
 key and language in one ``PartCache``). Prints the mean time per action for all 8 viewers
-and the mean fragment size; ``--profile`` adds cProfile's top functions (slower). See
-bench/README.md.
+and the mean fragment size; ``--talk`` also times what the hub does for the talk at the
+table after each of those updates (``TalkRenderer.update`` with 50 chat lines shown: the
+parts' keys compared, nothing sent when unchanged); ``--profile`` adds cProfile's top
+functions (slower). See bench/README.md.
 
     .venv/bin/python bench/render_parts.py [--games 4] [--profile]
 """
@@ -25,7 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.talk.lines import ChatLine  # noqa: E402
 from app.web.room_view import PartCache, render_update  # noqa: E402
+from app.web.talk_view import TalkRenderer  # noqa: E402
 from tests.support import databases as dbs  # noqa: E402
 from tests.support.room_service import service_room  # noqa: E402
 
@@ -68,9 +72,11 @@ async def _kniffel_actions(room):
 
 
 async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1,
-              game: str = "knister") -> None:
+              game: str = "knister", talk: bool = False) -> None:
     names = [f"P{i}" for i in range(SEATS)]
     cache = PartCache()
+    talker = TalkRenderer(cache) if talk else None
+    lines = tuple(ChatLine(n, 1, "P0", f"line {n}") for n in range(50))
     spent, actions, size, fragments = 0.0, 0, 0, 0
     play = _knister_actions if game == "knister" else _kniffel_actions
     for game_no in range(games + warm):
@@ -82,6 +88,8 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
             st = await room.state()
             have = {p: render_update(st, p, "nl", online, None, parts=cache)[1]
                     for p in room.players}
+            talk_have = {p: talker.update(st, lines, p, "nl", None)[1] if talker else None
+                         for p in room.players}
             async for _ in play(room):
                 st = await room.state()
                 st.away_due.clear()  # nobody is away: every page is open
@@ -90,13 +98,17 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
                     profile.enable()
                 for p in room.players:
                     html, have[p] = render_update(st, p, "nl", online, have[p], parts=cache)
+                    if talker:  # the hub's after-hook (app/live/talk.py: refresh)
+                        said, talk_have[p] = talker.update(st, lines, p, "nl", talk_have[p])
+                        html += said
                     size += len(html)
                     fragments += 1
                 if profile:
                     profile.disable()
                 spent += time.perf_counter() - start
                 actions += 1
-    print(f"{game}: {actions} actions: {spent / actions * 1000:.3f} ms per action for "
+    print(f"{game}{' + talk' if talk else ''}: {actions} actions: "
+          f"{spent / actions * 1000:.3f} ms per action for "
           f"{SEATS} viewers, mean fragment {size / fragments / 1024:.2f} KB")
 
 
@@ -105,6 +117,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--game", choices=["knister", "kniffel"], default="knister")
     parser.add_argument("--warm", type=int, default=1, help="untimed games first")
+    parser.add_argument("--talk", action="store_true", help="also the talk parts' check")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumtime", help="pstats order with --profile")
     args = parser.parse_args()
@@ -112,7 +125,7 @@ def main() -> None:
     url = dbs.create_sqlite_database(folder)
     dbs.migrate(url)
     profile = cProfile.Profile() if args.profile else None
-    asyncio.run(run(url, args.games, profile, args.warm, args.game))
+    asyncio.run(run(url, args.games, profile, args.warm, args.game, args.talk))
     if profile:
         pstats.Stats(profile).sort_stats(args.sort).print_stats(25)
 

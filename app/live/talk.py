@@ -39,6 +39,9 @@ class TalkRenderer(Protocol):
     def flash(self, state: Any, seat_id: int, reaction: str, lang: str) -> str:
         """A reaction of ``seat_id`` as a fragment ("" when it cannot be shown)."""
 
+    def forget(self, code: str) -> None:
+        """Drop what is kept of room ``code``."""
+
 
 class TalkDelivery:
     """Sends talk to the sockets in ``rooms`` (sockets by room code): ``talk`` holds the
@@ -109,3 +112,4 @@ class TalkDelivery:
         if task is not None:
             task.cancel()
         self._again.discard(code)
+        self.renderer.forget(code)
