@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,6 +16,8 @@ from sqlalchemy import select
 from app.rooms.bots.lease import RedisLease
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room
+from tests.support.chaos import assert_bot_moves_once, bot_moves
+from tests.support.game_drivers import DRIVERS
 from tests.support.players import Guest
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.server
 
 FAST = {"BOT_DELAY_MIN": "0.02", "BOT_DELAY_MAX": "0.06", "BOT_TAKEOVER_SECONDS": "0"}
 START = 60.0  # seconds a server may take to come up on a busy machine
+KNISTER = DRIVERS["knister"]
 
 
 @contextmanager
@@ -73,20 +75,6 @@ async def _stored_moves(database_url: str, code: str) -> list[GameEvent]:
         await db.dispose()
 
 
-def _each_move_once(events: list[GameEvent], seats: list[int]) -> None:
-    """25 rolls, and per roll exactly one placement by each seat; sequence numbers unique."""
-    rolls = [e for e in events if e.type == "roll"]
-    assert len(rolls) == 25
-    roll_no, placed = 0, Counter()
-    for event in events:
-        if event.type == "roll":
-            roll_no += 1
-        elif event.type == "place":
-            placed[(roll_no, event.seat_id)] += 1
-    assert placed == Counter({(r, s): 1 for r in range(1, 26) for s in seats})
-    assert len({e.seq for e in events}) == len(events)
-
-
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_path) -> None:
     with running({**server_env, **FAST}, tmp_path / "server.log") as server:
@@ -98,7 +86,8 @@ async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_
         final = await _wait(anna, code, lambda s: s["status"] == "finished", 60)
         await anna.aclose()
     seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
-    _each_move_once(await _stored_moves(settings.database_url, code), seats)
+    KNISTER.assert_played_once(await _stored_moves(settings.database_url, code), seats)
+    assert_bot_moves_once(await bot_moves(settings.database_url, code))
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -106,21 +95,23 @@ async def test_two_processes_store_every_bot_move_once(backend, server_env, sett
                                                        tmp_path) -> None:
     with RedisProcess() as redis:
         env = {**server_env, **FAST, "BROADCAST_URL": redis.url}
-        with running(env, tmp_path / "p1.log") as p1:
+        # both processes are up before the game starts (bots among themselves play a game
+        # in seconds: one starting afterwards could come too late to see it)
+        with running(env, tmp_path / "p1.log") as p1, running(env, tmp_path / "p2.log") as p2:
             anna = Guest(p1.url, "Anna")
             code = await _bot_room(anna)
-            # the second process loads the running bot room at start-up and competes for it;
+            # the second process loads the room when Eve opens it there and competes for it;
             # the first holds the room's lease until it dies, then the second moves the bots
-            with running(env, tmp_path / "p2.log") as p2:
-                watcher = Guest(p2.url, "Eve")
-                await watcher.http.get(f"/r/{code}?watch=1")
-                await _wait(watcher, code, lambda s: len(s["current"]["rolls"]) >= 8, 30)
-                p1.kill()
-                final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
-                await watcher.aclose()
+            watcher = Guest(p2.url, "Eve")
+            await watcher.http.get(f"/r/{code}?watch=1")
+            await _wait(watcher, code, lambda s: len(s["current"]["rolls"]) >= 8, 30)
+            p1.kill()
+            final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
+            await watcher.aclose()
             await anna.aclose()
     seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
-    _each_move_once(await _stored_moves(settings.database_url, code), seats)
+    KNISTER.assert_played_once(await _stored_moves(settings.database_url, code), seats)
+    assert_bot_moves_once(await bot_moves(settings.database_url, code))
     moved = [(tmp_path / f"p{i}.log").read_text(errors="replace").count("bot_move ")
              for i in (1, 2)]
     assert all(moved), moved  # both processes moved bots, one after the other
