@@ -2,8 +2,8 @@
 play, and Postgres restarted mid-game.
 
 The SIGKILL test runs for each room game of ``tests/support/game_drivers.py``: Knister with
-known dice (20 kills, its games played to the end), Kniffel between two people and Kniffel
-between a person and a strong bot (4 kills each, mid-turn among them). What must hold:
+known dice (20 kills, its games played to the end), and Kniffel between two people and a
+strong bot (4 kills, mid-turn among them). What must hold:
 - every acknowledged action survives every crash and is stored exactly once (its action id
   counted in the database afterwards), and the room version never goes back;
 - an action in flight when the kill lands may be lost or applied, but never twice: it is sent
@@ -48,8 +48,8 @@ from tests.support.server import ServerProcess, server_env_for
 
 pytestmark = pytest.mark.server
 
-KILLS = {"knister": 20, "kniffel": 4, "kniffel-bot": 4}  # per game of tests/support/game_drivers
-SEATS = {"knister": 3, "kniffel": 2, "kniffel-bot": 1}  # people; the game's bots besides
+KILLS = {"knister": 20, "kniffel-bot": 4}  # per game of tests/support/game_drivers.py
+SEATS = {"knister": 3, "kniffel-bot": 2}  # people; the game's bots besides
 START = 60.0  # seconds a restarted server may take to come up on a busy machine
 ROLLS = 25
 FACES = [random.Random(20261129).randint(1, 6) for _ in range(2 * ROLLS * 40)]
@@ -95,7 +95,9 @@ class Table:
     queued_for: int = -1
     kills: int = 0
     kills_mid_turn: int = 0
+    kills_in_bot_turn: int = 0
     mid_turn: bool = False
+    bot_turn: asyncio.Event = field(default_factory=asyncio.Event)
     lost_in_flight: int = 0
     resend_outcomes: dict[str, int] = field(default_factory=dict)
     checked_games: set[int] = field(default_factory=set)
@@ -302,8 +304,8 @@ class Table:
         self.max_version = max(self.max_version, reply.version)
 
     async def play(self, done, to_the_end: bool = True) -> dict:
-        """Play (starting rematches) until ``done()`` and, when ``to_the_end``, the current
-        game is over; the room's state then."""
+        """Play (starting rematches) until ``done(state)`` (``state.json``) and, when
+        ``to_the_end``, the current game is over; the room's state then."""
         pending = None  # an action sent without an answer: (index, message, id, kind, ...)
         dead = False
         while True:
@@ -331,19 +333,21 @@ class Table:
                 else:
                     self.refused_resends.append((action_id, reply.code))
                 continue
-            if not to_the_end and done() and self.next_action(state) is not None:
+            if not to_the_end and done(state) and self.next_action(state) is not None:
                 return state  # a person's move next: no bot is moving
             # a game over on its result screen (after the rematch the room waits in the
             # lobby with the same finished game: the host starts the next one)
             if state["current"]["over"] and state["status"] == "finished":
                 if self.loaded:
                     await self.check_finished_game(state)
-                if done():
+                if done(state):
                     return state
             action = self.next_action(state)
             if action is None:  # a bot's move: the next state read waits for it
+                self.bot_turn.set()
                 await asyncio.sleep(0.02)
                 continue
+            self.bot_turn.clear()
             index, message, kind, roll, cell = action
             try:  # the page shows what the move was decided on (bots' moves too)
                 await self.sockets[index].wait_version(state["version"], 15)
@@ -367,10 +371,15 @@ class Table:
 
     async def killer(self, kills: int, rng: random.Random) -> None:
         """SIGKILL the server ``kills`` times at random moments (every other time just after
-        an action was sent), restarting it each time."""
+        an action was sent; with bots every fourth time while a bot is on turn), restarting
+        it each time."""
         for i in range(kills):
             await asyncio.sleep(rng.uniform(0.15, 0.45))
-            if i % 2:
+            if self.driver.bots and i % 4 == 2:
+                await asyncio.wait_for(self.bot_turn.wait(), 30)
+                await asyncio.sleep(rng.uniform(0, 0.05))
+                self.kills_in_bot_turn += self.bot_turn.is_set()
+            elif i % 2:
                 try:
                     await asyncio.wait_for(self.sending.wait(), 3)
                 except TimeoutError:
@@ -397,8 +406,8 @@ class Table:
 
 
 @pytest.mark.parametrize(("backend", "game"), [
-    ("sqlite", "knister"), ("postgres", "knister"), ("postgres", "kniffel"),
-    ("postgres", "kniffel-bot")], indirect=["backend"])
+    ("sqlite", "knister"), ("postgres", "knister"), ("postgres", "kniffel-bot")],
+    indirect=["backend"])
 async def test_sigkill_at_random_moments_loses_no_acknowledged_action(
         backend, game, server_env, settings, shared_tables, tmp_path):
     started = time.monotonic()
@@ -408,10 +417,14 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_action(
         table = await Table.open(server, settings.database_url, seats=SEATS[game], game=game)
         rng = random.Random(int(os.environ.get("FAULTS_SEED", "7")))
         killer = asyncio.create_task(table.killer(kills, rng))
+
+        def enough(state: dict) -> bool:  # with bots: once they have played two turns
+            return killer.done() and (not table.driver.bots or state["current"]["turns"] >= 6)
+
         try:
             # Knister plays its games to the end (replayed from the stored events); the
             # others stop once the killer is done, at a person's move (no bot moving then)
-            final = await asyncio.wait_for(table.play(killer.done, table.loaded), 150)
+            final = await asyncio.wait_for(table.play(enough, table.loaded), 150)
             await killer
         finally:
             killer.cancel()
@@ -424,10 +437,12 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_action(
         assert final["status"] == "finished"
         assert len(table.checked_games) >= 1
     assert table.kills_mid_turn >= 1, "no kill landed mid-turn"
+    assert table.kills_in_bot_turn >= bool(table.driver.bots), "no kill in a bot's turn"
     # some kills landed while an action was unanswered; each was resent with its action_id
     assert table.lost_in_flight >= 1
     assert sum(table.resend_outcomes.values()) == table.lost_in_flight
-    print(f"\n{game}: {kills} kills ({table.kills_mid_turn} mid-turn) in "
+    print(f"\n{game}: {kills} kills ({table.kills_mid_turn} mid-turn, "
+          f"{table.kills_in_bot_turn} in a bot's turn) in "
           f"{time.monotonic() - started:.1f} s: "
           f"{len(table.acked)} acked actions, {len(table.checked_games)} games replayed, "
           f"{table.lost_in_flight} in flight at a kill, resends: {table.resend_outcomes}; "
@@ -487,7 +502,7 @@ async def _play_through_an_outage(server, postgres, database_url: str) -> None:
     reply = await table.send(index, message, outage_id)
     assert reply is not None and reply.ok and not reply.duplicate
     table.record(reply, outage_id, index, kind, 1, roll, cell)
-    final = await asyncio.wait_for(table.play(lambda: True), 120)
+    final = await asyncio.wait_for(table.play(lambda state: True), 120)
     assert final["status"] == "finished"
     assert not table.unexpected
     assert 1 in table.checked_games

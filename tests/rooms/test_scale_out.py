@@ -3,7 +3,7 @@ one game together, through faults of Redis, of Postgres and of the processes.
 
 Whatever fails, an acknowledged action reaches every page on both processes within seconds.
 The Redis restart and the Postgres restart are played for each room game of
-``tests/support/game_drivers.py`` (Knister, Kniffel, Kniffel with a strong bot): every
+``tests/support/game_drivers.py`` (Knister; Kniffel with a strong bot): every
 acknowledged action and every bot move is stored exactly once, and both pages end showing the
 finished game. Each way of catching up has its own test, with the others switched off where
 they would hide it:
@@ -132,8 +132,8 @@ async def _wait_logged(path: Path, event: str, timeout: float = 10) -> None:
 
 class Pair:
     """Two server processes on one database and one Redis, Anna on the first and Bram on the
-    second, in one started room of ``game`` (``tests/support/game_drivers.py``: ``DRIVERS``):
-    both seated, or, when the game seats bots, Anna with the bots and Bram watching."""
+    second, seated in one started room of ``game`` (``tests/support/game_drivers.py``:
+    ``DRIVERS``) with the game's bots."""
 
     def __init__(self, env: dict[str, str], tmp_path: Path, p1_env: dict[str, str] | None = None,
                  game: str = "knister") -> None:
@@ -157,17 +157,14 @@ class Pair:
                              asyncio.to_thread(self.p2.start, START))
         self.anna, self.bram = Guest(self.p1.url, "Anna"), Guest(self.p2.url, "Bram")
         self.code = await self.anna.create_room(self.driver.kind)
-        if self.driver.bots:
-            assert (await self.bram.http.get(f"/r/{self.code}?watch=1")).status_code == 200
-        else:
-            assert (await self.bram.join(self.code)).status_code == 303
+        assert (await self.bram.join(self.code)).status_code == 303
         self.sockets = [await self.anna.connect(self.code), await self.bram.connect(self.code)]
         for level in self.driver.bots:
             assert (await self.sockets[0].act("add_bot", level=level)).ok
         assert (await self.sockets[0].act("start")).ok
         state = await self.anna.state(self.code)
         by_name = {s["name"]: s["id"] for s in state["seats"]}
-        self.seats = [by_name[g.name] for g in (self.anna, self.bram) if g.name in by_name]
+        self.seats = [by_name[g.name] for g in (self.anna, self.bram)]
         await _all_show(self.sockets, state["version"])
         return self
 

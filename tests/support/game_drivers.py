@@ -3,8 +3,8 @@ processes): how to make a valid move for a seat the game waits for, read from th
 ``state.json`` as a page would see it, and what a page must show for a given state.
 
 A driver knows nothing of sockets or servers. ``DRIVERS`` maps a test's game id to its driver:
-``knister``, ``kniffel`` (two people) and ``kniffel-bot`` (a person and a strong bot: the
-driver moves only the people's seats; the bot's turns are the server's). Rules:
+``knister`` (people only) and ``kniffel-bot`` (people and a strong bot: the driver moves only
+the people's seats; the bot's turns are the server's). Rules:
 docs/rules.md, "Knister" and "Kniffel family".
 """
 
@@ -187,15 +187,14 @@ Driver = KnisterDriver | KniffelDriver
 
 DRIVERS: dict[str, Driver] = {
     "knister": KnisterDriver(),
-    "kniffel": KniffelDriver(),
     "kniffel-bot": KniffelDriver(bots=("strong",)),
 }
-"""The drivers by test id: a person per seat (``knister``, ``kniffel``), or one person and a
-strong bot (``kniffel-bot``)."""
+"""The drivers by test id: Knister between people, Kniffel between people and a strong bot
+(one room for both "a Kniffel room" and "a room with a bot")."""
 GAMES = tuple(DRIVERS)
 
-BOT_PACE = {"BOT_DELAY_MIN": "0.02", "BOT_DELAY_MAX": "0.06"}
-"""Server settings for quick bots (0.02-0.06 s before each move instead of 0.5-1.5 s)."""
+BOT_PACE = {"BOT_DELAY_MIN": "0", "BOT_DELAY_MAX": "0.01"}
+"""Server settings for quick bots (at most 0.01 s before each move instead of 0.5-1.5 s)."""
 
 
 def game_settings(driver: Driver, tables: SharedTables) -> dict[str, str]:

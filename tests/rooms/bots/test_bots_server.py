@@ -17,7 +17,7 @@ from app.rooms.bots.lease import RedisLease
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room
 from tests.support.chaos import assert_bot_moves_once, bot_moves
-from tests.support.game_drivers import DRIVERS
+from tests.support.game_drivers import DRIVERS, game_settings
 from tests.support.players import Guest
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess
@@ -39,16 +39,19 @@ def running(env: dict[str, str], log) -> Iterator[ServerProcess]:
         server.stop()
 
 
-async def _bot_room(guest: Guest, levels=("strong", "casual", "strong")) -> str:
-    """A started Knister room of three bots: the guest seats them, starts the game and leaves
-    the table (a game whose people are all away waits for them; bots among themselves play
-    on: docs/rules.md, "Away players and timers")."""
-    code = await guest.create_room()
+async def _bot_room(guest: Guest, levels=("strong", "casual", "strong"), kind="knister",
+                    leave: bool = True) -> str:
+    """A started room of ``kind`` with bots of ``levels``: the guest seats them, starts the
+    game and leaves the table (a game whose people are all away waits for them; bots among
+    themselves play on: docs/rules.md, "Away players and timers") or, unless ``leave``, just
+    closes the page (a bot takes over the seat: "Bots", "Bot takes over")."""
+    code = await guest.create_room(kind)
     sock = await guest.connect(code)
     for level in levels:
         assert (await sock.act("add_bot", level=level)).ok
     assert (await sock.act("start")).ok
-    assert (await sock.act("leave")).ok
+    if leave:
+        assert (await sock.act("leave")).ok
     await sock.close()
     return code
 
@@ -90,28 +93,40 @@ async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_
     assert_bot_moves_once(await bot_moves(settings.database_url, code))
 
 
+@pytest.mark.parametrize(("game", "levels", "leave"), [
+    ("knister", ("strong", "casual", "strong"), True),  # three bots
+    ("kniffel-bot", ("strong",), False)])  # a strong bot, and one taking over Anna's seat
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-async def test_two_processes_store_every_bot_move_once(backend, server_env, settings,
-                                                       tmp_path) -> None:
+async def test_two_processes_store_every_bot_move_once(backend, game, levels, leave, server_env,
+                                                       settings, shared_tables, tmp_path
+                                                       ) -> None:
+    driver = DRIVERS[game]
     with RedisProcess() as redis:
-        env = {**server_env, **FAST, "BROADCAST_URL": redis.url}
+        env = {**server_env, **game_settings(driver, shared_tables), **FAST,
+               "BROADCAST_URL": redis.url}
         # both processes are up before the game starts (bots among themselves play a game
         # in seconds: one starting afterwards could come too late to see it)
         with running(env, tmp_path / "p1.log") as p1, running(env, tmp_path / "p2.log") as p2:
             anna = Guest(p1.url, "Anna")
-            code = await _bot_room(anna)
+            code = await _bot_room(anna, levels, driver.kind, leave)
             # the second process loads the room when Eve opens it there and competes for it;
             # the first holds the room's lease until it dies, then the second moves the bots
+            # (a bot plays for an away person only while someone has the room open)
             watcher = Guest(p2.url, "Eve")
             await watcher.http.get(f"/r/{code}?watch=1")
-            await _wait(watcher, code, lambda s: len(s["current"]["rolls"]) >= 8, 30)
+            page = await watcher.connect(code)
+            await _wait(watcher, code, lambda s: s["version"] >= 30, 30)
             p1.kill()
             final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
+            await page.close()
             await watcher.aclose()
             await anna.aclose()
-    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
-    KNISTER.assert_played_once(await _stored_moves(settings.database_url, code), seats)
+    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left, or not
+    events = await _stored_moves(settings.database_url, code)
+    driver.assert_played_once(events, seats)
     assert_bot_moves_once(await bot_moves(settings.database_url, code))
+    # every move was a bot's (Anna's seat played for her when she stayed)
+    assert {e.action_id.split(".")[0] for e in events if e.type != "leave"} == {"bot"}
     moved = [(tmp_path / f"p{i}.log").read_text(errors="replace").count("bot_move ")
              for i in (1, 2)]
     assert all(moved), moved  # both processes moved bots, one after the other
