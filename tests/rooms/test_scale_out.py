@@ -204,6 +204,8 @@ async def test_players_on_two_processes_finish_through_a_redis_restart(
             await _moves(pair, lambda index, move: False, 9, bots=False)
             redis.start()
             await asyncio.sleep(2.5)  # both processes resubscribe (back-off up to 2 s)
+            await _play_until(pair, lambda index, move: True)  # a person's turn: no bot moves
+            await assert_pages_show(pair.sockets, await pair.anna.state(pair.code), pair.driver)
             final = await _play_out(pair)
 
             assert final == await pair.bram.state(pair.code)
@@ -238,6 +240,9 @@ async def test_a_postgres_restart_between_two_actions_is_invisible_on_both_proce
             shown = await _all_show(sockets, reply.version)
             assert [_errors_since(s, n) for s, n in zip(sockets, seen, strict=True)] == [[], []]
             timings.append((acked, shown))
+            if not move.seat_last:  # mid-game, a person's turn next: the pages as they are
+                await _play_until(pair, lambda index, move: True)
+                await assert_pages_show(sockets, await pair.anna.state(pair.code), driver)
 
         final = await _play_out(pair)  # the bot's last turn, where it plays last
         if not driver.bots:
