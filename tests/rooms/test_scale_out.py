@@ -24,6 +24,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from tests.support.chaos import (
+    START,
     assert_bot_moves_once,
     assert_pages_show,
     assert_stored_once,
@@ -41,7 +42,6 @@ from tests.support.tcp_proxy import ReplyLosingProxy
 pytestmark = pytest.mark.server
 
 CATCH_UP = 5.0  # seconds within which every page must show an acknowledged action
-START = 60.0  # seconds a server may take to come up on a busy machine
 
 
 async def _next_move(pair: Pair, bots: bool = True) -> tuple[int, Move] | None:

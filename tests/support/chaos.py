@@ -1,5 +1,6 @@
 """What must hold after faults (a server SIGKILLed, Postgres or Redis restarted, several
-processes), for every room game: read from the database and from the pages themselves.
+processes), for every room game: read from the database and from the pages themselves; and
+``running``, a server given time to start on a busy machine.
 
 - ``assert_stored_once``: every acknowledged action id is stored exactly once (a game event or
   a room action), an action left unanswered at most once;
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -23,9 +26,23 @@ from sqlalchemy import select
 from app.store.db import make_engine
 from app.store.models import Game, GameEvent, Room, RoomAction
 from tests.support.players import RoomSocket
+from tests.support.server import ServerProcess
+
+START = 60.0
+"""Seconds a server may take to come up (or come back after a kill) on a busy machine."""
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                   "source", "track", "wbr"})
+
+
+@contextmanager
+def running(env: dict[str, str], log: Path) -> Iterator[ServerProcess]:
+    """A started server (given ``START`` seconds), stopped by its pid afterwards."""
+    server = ServerProcess(env, log=log)
+    try:
+        yield server.start(timeout=START)
+    finally:
+        server.stop()
 
 
 class _Elements(HTMLParser):

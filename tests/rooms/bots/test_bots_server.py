@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import select
@@ -16,27 +14,15 @@ from sqlalchemy import select
 from app.rooms.bots.lease import RedisLease
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room
-from tests.support.chaos import assert_bot_moves_once, bot_moves
+from tests.support.chaos import START, assert_bot_moves_once, bot_moves, running
 from tests.support.game_drivers import DRIVERS, game_settings
 from tests.support.players import Guest
 from tests.support.redis_server import RedisProcess
-from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.server
 
 FAST = {"BOT_DELAY_MIN": "0.02", "BOT_DELAY_MAX": "0.06", "BOT_TAKEOVER_SECONDS": "0"}
-START = 60.0  # seconds a server may take to come up on a busy machine
 KNISTER = DRIVERS["knister"]
-
-
-@contextmanager
-def running(env: dict[str, str], log) -> Iterator[ServerProcess]:
-    """A started server (given ``START`` seconds), stopped by its pid afterwards."""
-    server = ServerProcess(env, log=log)
-    try:
-        yield server.start(timeout=START)
-    finally:
-        server.stop()
 
 
 async def _bot_room(guest: Guest, levels=("strong", "casual", "strong"), kind="knister",
