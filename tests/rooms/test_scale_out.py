@@ -1,9 +1,12 @@
 """Two app processes share one Postgres and one Redis: players on different processes play
-one Knister game together, through faults of Redis, of Postgres and of the processes.
+one game together, through faults of Redis, of Postgres and of the processes.
 
-Whatever fails, an acknowledged action reaches every page on both processes within seconds
-(issue 11, parts 5 and 6). Each way of catching up has its own test, with the others switched
-off where they would hide it:
+Whatever fails, an acknowledged action reaches every page on both processes within seconds.
+The Redis restart and the Postgres restart are played for each room game of
+``tests/support/game_drivers.py`` (Knister; Kniffel with a strong bot): every
+acknowledged action and every bot move is stored exactly once, and both pages end showing the
+finished game. Each way of catching up has its own test, with the others switched off where
+they would hide it:
 - announcements missed while Redis was away: the resync after resubscribing (``"*"``);
 - a delivery that failed (the database did not answer): retried with back-off;
 - a version nobody announced: the periodic check of open rooms against the database.
@@ -14,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -21,7 +25,17 @@ from sqlalchemy.engine import make_url
 
 from app.live.broadcast import CHANNEL
 from app.store.redis_client import redis_client
-from tests.support.players import ERROR, Guest, Reply, RoomSocket
+from tests.support.chaos import (
+    START,
+    assert_bot_moves_once,
+    assert_pages_show,
+    assert_stored_once,
+    bot_moves,
+    page_elements,
+    stored_action_ids,
+)
+from tests.support.game_drivers import DRIVERS, GAMES, Move, game_settings
+from tests.support.players import ERROR, Guest, Reply, RoomSocket, wait_for
 from tests.support.postgres_server import PostgresProcess
 from tests.support.redis_server import RedisProcess
 from tests.support.server import ServerProcess, server_env_for
@@ -33,38 +47,58 @@ pytestmark = pytest.mark.server
 CATCH_UP = 5.0  # seconds within which every page must show an acknowledged action
 
 
-async def _next_move(guest: Guest, code: str) -> tuple[int, str, dict, bool]:
-    """(seat index, action, fields, is the game's last action) of the room's next Knister
-    move: the roll, or the first free cell of the first seat still to place."""
-    state = await guest.state(code)
-    seat_ids = [s["id"] for s in state["seats"]]
-    cur = state["current"]
-    seen = len(cur["rolls"])
-    if not cur["roll_pending"]:
-        return seat_ids.index(cur["roller"]), "roll", {"roll": seen}, False
-    seat = next(s for s in cur["active"] if s not in cur["placed"])
-    grid = cur["sheets"][str(seat)]
-    r, c = next((r, c) for r in range(5) for c in range(5) if grid[r][c] is None)
-    last = seen == 25 and len(cur["placed"]) == len(cur["active"]) - 1
-    return seat_ids.index(seat), "place", {"cell": f"{r},{c}", "roll": seen}, last
+async def _next_move(pair: Pair, bots: bool = True) -> tuple[int, Move] | None:
+    """(socket index, move) of the room's next move by a person (``tests/support/
+    game_drivers.py``), once the socket that makes it shows the state it was decided on.
+    While the game waits for a bot, waits for the bot's moves (``bots``) or returns None at
+    once; None once the game is over."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = await pair.anna.state(pair.code)
+        if state["status"] != "playing":
+            return None
+        move = pair.driver.next_move(state, pair.seats)
+        if move is not None:
+            index = pair.seats.index(move.seat)
+            await pair.sockets[index].wait_version(state["version"])
+            return index, move
+        if not bots:
+            return None
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bots did not move within 30 s")
 
 
-async def _play(guest: Guest, sockets: list[RoomSocket], code: str, moves: int) -> None:
-    """Make ``moves`` moves, each through the socket of the seat whose move it is."""
+async def _moves(pair: Pair, wanted, moves: int = 200, bots: bool = True
+                 ) -> tuple[int, Move] | None:
+    """Make the moves of people, each through the socket of the seat whose move it is, until
+    the next one satisfies ``wanted(index, move)`` (returned, not made), ``moves`` were made
+    (None), the game is over (None) or, unless ``bots``, it waits for a bot (None)."""
     for _ in range(moves):
-        index, kind, fields, _last = await _next_move(guest, code)
-        assert (await sockets[index].act(kind, **fields)).ok
+        found = await _next_move(pair, bots)
+        if found is None or wanted(*found):
+            return found
+        assert (await pair.act(*found)).ok
+    return None
 
 
-async def _play_until(guest: Guest, sockets: list[RoomSocket], code: str, wanted
-                      ) -> tuple[int, str, dict]:
-    """Play until the next move satisfies ``wanted(index, last)``; return that move."""
-    for _ in range(80):  # a two-seat game is 75 moves
-        index, kind, fields, last = await _next_move(guest, code)
-        if wanted(index, last):
-            return index, kind, fields
-        assert (await sockets[index].act(kind, **fields)).ok
-    raise AssertionError("no such move in the game")
+async def _play_until(pair: Pair, wanted) -> tuple[int, Move]:
+    """Play until the next move of a person satisfies ``wanted(index, move)``; return it."""
+    found = await _moves(pair, wanted)
+    assert found is not None, "no such move in the game"
+    return found
+
+
+async def _play(pair: Pair, moves: int) -> None:
+    """Make ``moves`` moves of people."""
+    assert await _moves(pair, lambda index, move: False, moves) is None
+
+
+async def _play_out(pair: Pair) -> dict:
+    """Play the game to its end (the bots' turns too); the final ``state.json``."""
+    assert await _moves(pair, lambda index, move: False) is None
+    state = await pair.anna.state(pair.code)
+    assert state["status"] == "finished"
+    return state
 
 
 async def _all_show(sockets: list[RoomSocket], version: int, timeout: float = CATCH_UP
@@ -109,23 +143,47 @@ async def _subscribers(url: str, count: int) -> None:
 
 class Pair:
     """Two server processes on one database and one Redis, Anna on the first and Bram on the
-    second, in one started Knister room."""
+    second, seated in one started room of ``game`` (``tests/support/game_drivers.py``:
+    ``DRIVERS``) with the game's bots."""
 
-    def __init__(self, env: dict[str, str], tmp_path: Path, p1_env: dict[str, str] | None = None
-                 ) -> None:
+    def __init__(self, env: dict[str, str], tmp_path: Path, p1_env: dict[str, str] | None = None,
+                 game: str = "knister") -> None:
         self.logs = (tmp_path / "p1.log", tmp_path / "p2.log")
         self.p1 = ServerProcess({**env, **(p1_env or {})}, log=self.logs[0])
         self.p2 = ServerProcess(env, log=self.logs[1])
+        self.driver = DRIVERS[game]
+        self.acked: list[str] = []
+
+    async def act(self, index: int, move: Move) -> Reply:
+        """Send ``move`` through socket ``index``; its action id goes to ``acked`` when the
+        server acknowledges it."""
+        action_id = uuid.uuid4().hex
+        reply = await self.sockets[index].act(move.kind, action_id=action_id, **move.fields)
+        if reply.ok:
+            self.acked.append(action_id)
+        return reply
 
     async def __aenter__(self) -> Pair:
-        await asyncio.gather(asyncio.to_thread(self.p1.start), asyncio.to_thread(self.p2.start))
+        await asyncio.gather(asyncio.to_thread(self.p1.start, START),
+                             asyncio.to_thread(self.p2.start, START))
         self.anna, self.bram = Guest(self.p1.url, "Anna"), Guest(self.p2.url, "Bram")
-        self.code = await self.anna.create_room()
+        self.code = await self.anna.create_room(self.driver.kind)
         assert (await self.bram.join(self.code)).status_code == 303
         self.sockets = [await self.anna.connect(self.code), await self.bram.connect(self.code)]
+        for level in self.driver.bots:
+            assert (await self.sockets[0].act("add_bot", level=level)).ok
         assert (await self.sockets[0].act("start")).ok
-        await _all_show(self.sockets, (await self.anna.state(self.code))["version"])
+        state = await self.anna.state(self.code)
+        by_name = {s["name"]: s["id"] for s in state["seats"]}
+        self.seats = [by_name[g.name] for g in (self.anna, self.bram)]
+        await _all_show(self.sockets, state["version"])
         return self
+
+    async def stored_once(self, database_url: str, acked: list[str]) -> None:
+        """Every action in ``acked`` (action ids) and every bot move is stored once."""
+        assert_stored_once(await stored_action_ids(database_url, self.code), acked)
+        if self.driver.bots:
+            assert_bot_moves_once(await bot_moves(database_url, self.code))
 
     async def __aexit__(self, *exc: object) -> None:
         for sock in self.sockets:
@@ -136,77 +194,72 @@ class Pair:
         self.p2.stop()
 
 
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 async def test_players_on_two_processes_finish_through_a_redis_restart(
-    backend, server_env, tmp_path
+    backend, game, server_env, settings, shared_tables, tmp_path
 ) -> None:
     with RedisProcess() as redis:
-        env = {**server_env, "BROADCAST_URL": redis.url}
-        with ServerProcess(env, log=tmp_path / "p1.log") as p1, \
-                ServerProcess(env, log=tmp_path / "p2.log") as p2:
-            anna, bram = Guest(p1.url, "Anna"), Guest(p2.url, "Bram")
-            code = await anna.create_room()
-            assert (await bram.join(code)).status_code == 303
-            a, b = await anna.connect(code), await bram.connect(code)
-            # each process sees the other's player online
-            async def both_online() -> bool:
-                pages = [await g.http.get(f"/r/{code}") for g in (anna, bram)]
-                return all(p.text.count('data-presence="online"') == 2 for p in pages)
-            await until_async(both_online, "each process shows both players online")
-            assert (await a.act("start")).ok
-            state = await anna.state(code)
-            await b.wait_version(state["version"])
-            assert b.last_live().count('data-presence="online"') == 2
-            await _play(anna, [a, b], code, 30)
+        env = {**server_env, **game_settings(DRIVERS[game], shared_tables),
+               "BROADCAST_URL": redis.url}
+        async with Pair(env, tmp_path, game=game) as pair:
+            a, b = pair.sockets
+            if not pair.driver.bots:  # each process sees the other's player online
+                await wait_for(lambda: page_elements(b.fragments).get("seats", "").count(
+                    'data-presence="online"') == 2)
+            await _play(pair, 30)
             # B (on process 2) saw every move made through process 1
-            version = (await anna.state(code))["version"]
-            await b.wait_version(version)
+            await b.wait_version((await pair.anna.state(pair.code))["version"])
 
-            redis.kill()
-            await _play(anna, [a, b], code, 9)
+            redis.kill()  # a person may play on; bots wait for Redis (app/rooms/bots/lease.py)
+            await _moves(pair, lambda index, move: False, 9, bots=False)
             redis.start()
             await _subscribers(redis.url, 2)  # both processes resubscribe (back-off up to 2 s)
-            await _play(anna, [a, b], code, 36)
+            await _play_until(pair, lambda index, move: True)  # a person's turn: no bot moves
+            await assert_pages_show(pair.sockets, await pair.anna.state(pair.code), pair.driver)
+            final = await _play_out(pair)
 
-            final = await anna.state(code)
-            assert final["status"] == "finished"
-            assert final == await bram.state(code)
-            await b.wait_version(final["version"])
-            await a.wait_version(final["version"])
-            assert "data-final-total" in b.last_live()
-            for s in (a, b):
-                await s.close()
-            await anna.aclose()
-            await bram.aclose()
+            assert final == await pair.bram.state(pair.code)
+            await assert_pages_show(pair.sockets, final, pair.driver)
+            await pair.stored_once(settings.database_url, pair.acked)
 
 
+@pytest.mark.parametrize("game", GAMES)
 async def test_a_postgres_restart_between_two_actions_is_invisible_on_both_processes(
-    private_postgres: PostgresProcess, restartable_database_url, redis_url, tmp_path
+    game, private_postgres: PostgresProcess, restartable_database_url, redis_url,
+    shared_tables, tmp_path
 ) -> None:
+    driver = DRIVERS[game]
     env = server_env_for(restartable_database_url, tmp_path, BROADCAST_URL=redis_url,
-                         LOG_JSON="true")
-    async with Pair(env, tmp_path) as pair:
+                         LOG_JSON="true", **game_settings(driver, shared_tables))
+    async with Pair(env, tmp_path, game=game) as pair:
         sockets = pair.sockets
         timings = []
-        for moves, wanted in ((4, lambda index, last: index == 0), (0, lambda i, last: last)):
-            await _play(pair.anna, sockets, pair.code, moves)
-            index, kind, fields = await _play_until(pair.anna, sockets, pair.code, wanted)
+        # mid-turn, then the last move of a person (the game's last, unless a bot plays last)
+        for moves, wanted in ((4, lambda index, move: index == 0 and move.mid_turn),
+                              (0, lambda index, move: move.seat_last if driver.bots
+                               else move.last)):
+            await _play(pair, moves)
+            index, move = await _play_until(pair, wanted)
             seen = [len(s.fragments) for s in sockets]
             await asyncio.to_thread(private_postgres.restart)
 
             started = time.monotonic()
-            reply: Reply = await sockets[index].act(kind, **fields)
+            reply: Reply = await pair.act(index, move)
             acked = time.monotonic() - started
             assert (reply.ok, reply.code, reply.duplicate) == (True, "", False)
             shown = await _all_show(sockets, reply.version)
             assert [_errors_since(s, n) for s, n in zip(sockets, seen, strict=True)] == [[], []]
             timings.append((acked, shown))
+            if not move.seat_last:  # mid-game, a person's turn next: the pages as they are
+                await _play_until(pair, lambda index, move: True)
+                await assert_pages_show(sockets, await pair.anna.state(pair.code), driver)
 
-        final = await pair.anna.state(pair.code)
-        assert final["status"] == "finished"
-        assert final["version"] == reply.version
-        for sock in sockets:
-            assert "data-final-total" in sock.last_live()
+        final = await _play_out(pair)  # the bot's last turn, where it plays last
+        if not driver.bots:
+            assert final["version"] == reply.version
+        await assert_pages_show(sockets, final, driver)
+        await pair.stored_once(restartable_database_url, pair.acked)
         retries = [_logged(log, "db_retry") for log in pair.logs]
         # each restart costs each process a failed statement (two if two were under way at
         # that instant), each run again at once and with success on a fresh connection
@@ -227,10 +280,10 @@ async def test_versions_missed_while_redis_was_away_reach_both_processes_after_i
         # no periodic check: only the resync after resubscribing can bring the pages along
         env = {**server_env, "BROADCAST_URL": redis.url, "LIVE_CHECK_SECONDS": "0"}
         async with Pair(env, tmp_path) as pair:
-            await _play(pair.anna, pair.sockets, pair.code, 4)
-            index, kind, fields, _ = await _next_move(pair.anna, pair.code)
+            await _play(pair, 4)
+            index, move = await _play_until(pair, lambda index, move: True)
             redis.kill()
-            reply = await pair.sockets[index].act(kind, **fields)
+            reply = await pair.act(index, move)
             assert reply.ok  # committed; its announcement is lost with Redis
             redis.start()
             took = await _all_show(pair.sockets, reply.version, timeout=2.5 + CATCH_UP)
@@ -248,24 +301,23 @@ async def test_a_version_nobody_announced_reaches_every_page_from_the_database(
         proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(False)
         env = server_env_for(settings.database_url, tmp_path, BROADCAST_URL=redis_url)
         async with Pair(env, tmp_path, p1_env={"DATABASE_URL": proxied}) as pair:
-            await _play(pair.anna, pair.sockets, pair.code, 3)
-            index, kind, fields = await _play_until(
-                pair.anna, pair.sockets, pair.code, lambda index, last: index == 0)
+            await _play(pair, 3)
+            index, move = await _play_until(pair, lambda index, move: index == 0)
             proxy.lose_reply(b"INSERT 0 1")  # the one-statement append of process 1
-            reply = await pair.sockets[0].act(kind, **fields)
+            reply = await pair.act(0, move)
             assert proxy.cuts == 1
             assert (reply.ok, reply.duplicate) == (True, True)
             took = await _all_show(pair.sockets, reply.version)
             print(f"\nboth pages caught up {took:.1f} s after an unannounced commit")
 
 
-async def _act_then_stop(sock: RoomSocket, paused: ServerProcess, kind: str, fields: dict,
+async def _act_then_stop(sock: RoomSocket, paused: ServerProcess, move: Move,
                          postgres: PostgresProcess) -> Reply:
     """``sock`` makes a move while the ``paused`` process hears nothing; Postgres stops once
     the move is committed and shown, and only then does that process hear of it."""
     paused.pause()
     try:
-        reply = await sock.act(kind, **fields)
+        reply = await sock.act(move.kind, **move.fields)
         assert reply.ok
         await sock.wait_version(reply.version)
         await asyncio.to_thread(postgres.stop)
@@ -285,11 +337,10 @@ async def test_a_delivery_that_failed_while_postgres_was_down_is_retried(
                          LIVE_CHECK_SECONDS="0", LOG_JSON="true")
     async with Pair(env, tmp_path) as pair:
         a, b = pair.sockets
-        index, kind, fields = await _play_until(
-            pair.anna, pair.sockets, pair.code, lambda index, last: last)
+        index, move = await _play_until(pair, lambda index, move: move.last)
         assert index == 1  # Bram places last
         # process 1 hears the announcement only once Postgres is down
-        reply = await _act_then_stop(b, pair.p1, kind, fields, private_postgres)
+        reply = await _act_then_stop(b, pair.p1, move, private_postgres)
         await _wait_logged(pair.logs[0], "deliver_failed")  # it heard, and could not read
         await asyncio.to_thread(private_postgres.start)
         took = await _all_show([a], reply.version)
@@ -306,10 +357,10 @@ async def test_a_game_action_from_the_other_process_needs_no_database_read(
                          LIVE_CHECK_SECONDS="0", LOG_JSON="true")
     async with Pair(env, tmp_path) as pair:
         a, b = pair.sockets
-        index, kind, fields = await _play_until(
-            pair.anna, pair.sockets, pair.code, lambda index, last: index == 0 and not last)
+        index, move = await _play_until(
+            pair, lambda index, move: index == 0 and not move.last)
         # process 2 hears the announcement only once Postgres is down
-        reply = await _act_then_stop(a, pair.p2, kind, fields, private_postgres)
+        reply = await _act_then_stop(a, pair.p2, move, private_postgres)
         try:
             took = await _all_show([b], reply.version)
         finally:

@@ -5,9 +5,6 @@ docs/architecture.md, "Bots")."""
 from __future__ import annotations
 
 import uuid
-from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import select
@@ -15,34 +12,25 @@ from sqlalchemy import select
 from app.rooms.bots.lease import RedisLease
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room
+from tests.support.chaos import START, assert_bot_moves_once, bot_moves, running
+from tests.support.game_drivers import DRIVERS, game_settings
 from tests.support.players import Guest
 from tests.support.redis_server import RedisProcess
-from tests.support.server import ServerProcess
 from tests.support.waiting import until_async
 
 pytestmark = pytest.mark.server
 
 FAST = {"BOT_DELAY_MIN": "0.02", "BOT_DELAY_MAX": "0.06", "BOT_TAKEOVER_SECONDS": "0"}
-START = 60.0  # seconds a server may take to come up on a busy machine
+KNISTER = DRIVERS["knister"]
 
 
-@contextmanager
-def running(env: dict[str, str], log) -> Iterator[ServerProcess]:
-    """A started server (given ``START`` seconds), stopped by its pid afterwards."""
-    server = ServerProcess(env, log=log)
-    try:
-        yield server.start(timeout=START)
-    finally:
-        server.stop()
-
-
-async def _bot_room(guest: Guest, levels=("strong", "casual", "strong"),
+async def _bot_room(guest: Guest, levels=("strong", "casual", "strong"), kind="knister",
                     leave: bool = True) -> str:
-    """A started Knister room of three bots: the guest seats them, starts the game and leaves
-    the table (a game whose people are all away waits for them; bots among themselves play
-    on: docs/rules.md, "Away players and timers"), or with ``leave`` False stays seated and
-    goes away: the game then waits at the first roll until someone opens the room."""
-    code = await guest.create_room()
+    """A started room of ``kind`` with bots of ``levels``: the guest seats them, starts the
+    game and leaves the table (a game whose people are all away waits for them; bots among
+    themselves play on: docs/rules.md, "Away players and timers") or, unless ``leave``, just
+    closes the page (a bot takes over the seat: "Bots", "Bot takes over")."""
+    code = await guest.create_room(kind)
     sock = await guest.connect(code)
     for level in levels:
         assert (await sock.act("add_bot", level=level)).ok
@@ -74,20 +62,6 @@ async def _stored_moves(database_url: str, code: str) -> list[GameEvent]:
         await db.dispose()
 
 
-def _each_move_once(events: list[GameEvent], seats: list[int]) -> None:
-    """25 rolls, and per roll exactly one placement by each seat; sequence numbers unique."""
-    rolls = [e for e in events if e.type == "roll"]
-    assert len(rolls) == 25
-    roll_no, placed = 0, Counter()
-    for event in events:
-        if event.type == "roll":
-            roll_no += 1
-        elif event.type == "place":
-            placed[(roll_no, event.seat_id)] += 1
-    assert placed == Counter({(r, s): 1 for r in range(1, 26) for s in seats})
-    assert len({e.seq for e in events}) == len(events)
-
-
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_path) -> None:
     with running({**server_env, **FAST}, tmp_path / "server.log") as server:
@@ -99,37 +73,44 @@ async def test_restart_mid_game_bots_move_on(backend, server_env, settings, tmp_
         final = await _wait(anna, code, lambda s: s["status"] == "finished", 60)
         await anna.aclose()
     seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left
-    _each_move_once(await _stored_moves(settings.database_url, code), seats)
+    KNISTER.assert_played_once(await _stored_moves(settings.database_url, code), seats)
+    assert_bot_moves_once(await bot_moves(settings.database_url, code))
 
 
+@pytest.mark.parametrize(("game", "levels", "leave"), [
+    ("knister", ("strong", "casual", "strong"), True),  # three bots
+    ("kniffel-bot", ("strong",), False)])  # a strong bot, and one taking over Anna's seat
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-async def test_two_processes_store_every_bot_move_once(backend, server_env, settings,
-                                                       tmp_path) -> None:
+async def test_two_processes_store_every_bot_move_once(backend, game, levels, leave, server_env,
+                                                       settings, shared_tables, tmp_path
+                                                       ) -> None:
+    driver = DRIVERS[game]
     with RedisProcess() as redis:
-        # 0.1-0.2 s a move: the game lasts some 15 s once it runs, so the first process is
-        # killed well before its end
-        env = {**server_env, **FAST, "BOT_DELAY_MIN": "0.1", "BOT_DELAY_MAX": "0.2",
+        env = {**server_env, **game_settings(driver, shared_tables), **FAST,
                "BROADCAST_URL": redis.url}
-        with running(env, tmp_path / "p1.log") as p1:
+        # both processes are up before the game starts (bots among themselves play a game
+        # in seconds: one starting afterwards could come too late to see it)
+        with running(env, tmp_path / "p1.log") as p1, running(env, tmp_path / "p2.log") as p2:
             anna = Guest(p1.url, "Anna")
-            # Anna stays seated and goes away: nobody watches, so the game waits at the first
-            # roll (however long the second process takes to start) until Eve opens the room
-            code = await _bot_room(anna, leave=False)
-            # the second process loads the running bot room at start-up and competes for it;
+            code = await _bot_room(anna, levels, driver.kind, leave)
+            # the second process loads the room when Eve opens it there and competes for it;
             # the first holds the room's lease until it dies, then the second moves the bots
-            with running(env, tmp_path / "p2.log") as p2:
-                watcher = Guest(p2.url, "Eve")
-                assert len((await watcher.state(code))["current"]["rolls"]) <= 1  # waiting
-                await watcher.http.get(f"/r/{code}?watch=1")  # her guest cookie
-                eve = await watcher.connect(code)  # someone watches: the bots play for Anna
-                await _wait(watcher, code, lambda s: len(s["current"]["rolls"]) >= 8, 30)
-                p1.kill()
-                final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
-                await eve.close()
-                await watcher.aclose()
+            # (a bot plays for an away person only while someone has the room open)
+            watcher = Guest(p2.url, "Eve")
+            await watcher.http.get(f"/r/{code}?watch=1")
+            page = await watcher.connect(code)
+            await _wait(watcher, code, lambda s: s["version"] >= 30, 30)
+            p1.kill()
+            final = await _wait(watcher, code, lambda s: s["status"] == "finished", 90)
+            await page.close()
+            await watcher.aclose()
             await anna.aclose()
-    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna's too
-    _each_move_once(await _stored_moves(settings.database_url, code), seats)
+    seats = [s["id"] for s in final["seats"] if s["status"] == "active"]  # Anna left, or not
+    events = await _stored_moves(settings.database_url, code)
+    driver.assert_played_once(events, seats)
+    assert_bot_moves_once(await bot_moves(settings.database_url, code))
+    # every move was a bot's (Anna's seat played for her when she stayed)
+    assert {e.action_id.split(".")[0] for e in events if e.type != "leave"} == {"bot"}
     moved = [(tmp_path / f"p{i}.log").read_text(errors="replace").count("bot_move ")
              for i in (1, 2)]
     assert all(moved), moved  # both processes moved bots, one after the other
