@@ -47,7 +47,8 @@ def test_only_the_host_acts_for_an_active_table_seat() -> None:
                             (HOST, "x"), ("c" * 32, 3)):
         with pytest.raises(RoomError) as err:
             acting_seat(state, player, claimed)
-        assert (err.value.code, err.value.status) == ("not_your_seat", 403)
+        assert (err.value.code, err.value.msgid, err.value.status) == (
+            "not_your_seat", "You can only act for your own seat.", 403)
 
 
 def test_the_host_page_fills_in_for_the_first_awaited_table_seat_before_the_host() -> None:

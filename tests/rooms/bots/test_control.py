@@ -57,7 +57,8 @@ def test_takeover_is_on_unless_the_room_switched_it_off() -> None:
 @pytest.mark.parametrize(("raw", "on"), [
     ("1", True), ("true", True), (" On ", True), ("YES", True), (True, True),
     ("0", False), ("false", False), ("off", False), ("No", False), ("", False), (False, False),
-    (["false", "true"], True), (("true", "false"), False), ([], False),
+    (["false", "true"], True), (("true", "false"), False), ([], False), (["false"], False),
+    (["true"], True), (["true", "true", "false"], False),
 ])
 def test_the_lobby_form_switches_the_option(raw, on) -> None:
     assert parse_bot_options({"bot_takeover": raw}) == {"bot_takeover": on}
