@@ -40,11 +40,14 @@ def choice(now: datetime, season_key: str | None, kind: str | None, sort: str | 
                   sort or "wins", a or None, b or None)
 
 
-def seasons_offered(now: datetime, back: int = 12) -> list[str]:
-    """``all`` and the last ``back`` months up to ``now`` (``YYYY-MM``), newest first."""
+def seasons_offered(now: datetime, since: datetime, back: int = 12) -> list[str]:
+    """``all`` and the months (``YYYY-MM``, newest first) from ``now``'s back to ``since``'s
+    (the group's creation), at most ``back`` of them."""
     keys, year, month = [ALL], now.year, now.month
     for _ in range(back):
         keys.append(f"{year:04d}-{month:02d}")
+        if (year, month) <= (since.year, since.month):
+            break
         year, month = (year, month - 1) if month > 1 else (year - 1, 12)
     return keys
 
@@ -89,5 +92,5 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
         "chart": score_line([s for _, s in series]) if len(series) > 1 else None,
         "series": series,
         "night": night, "night_games": night_games, "standing": standing,
-        "kinds": KINDS, "seasons": seasons_offered(now),
+        "kinds": KINDS, "seasons": seasons_offered(now, group.created_at),
     }
