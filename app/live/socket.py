@@ -111,7 +111,7 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
     if not rates.hit(conn.code, conn.player_id):
         conn.send(error_message(conn.lang, RATE_LIMITED, action_id))
         return
-    if data.get("type") in TALK_ACTIONS:
+    if isinstance(data.get("type"), str) and data["type"] in TALK_ACTIONS:
         await _talk(conn, data, talk, action_id)
         return
     if data.get("type") == "hello":
