@@ -8,6 +8,7 @@ import re
 import time
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.live.idle import IdleRooms
