@@ -61,7 +61,8 @@ def refusal(required: dict, message: dict) -> tuple[str, str, int]:
 def test_each_room_action_names_the_basis_it_is_decided_on() -> None:
     assert ROOM_BASIS == {
         "start": ("version",), "options": ("version",), "next_game": ("version",),
-        "rematch": ("version",), "remove": ("version",), "add_bot": ("version",),
+        "rematch": ("version",), "play_again": ("version",), "remove": ("version",),
+        "add_bot": ("version",),
         "add_table_seat": ("version",), "leave": ("game",), "ready": ("game",),
     }
 
