@@ -8,7 +8,6 @@ import re
 import time
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from fastapi.testclient import TestClient
 
 from app.live.idle import IdleRooms
@@ -19,6 +18,7 @@ from app.rooms.service import RoomService
 from app.store.db import Database
 from app.web.room_view import PartCache, live_context
 from tests.support.room_service import act_as
+from tests.support.waiting import receive_until
 
 
 async def _publish(code: str, version: int, delta: str | None = None) -> None:
@@ -264,14 +264,11 @@ async def test_the_sweep_keeps_a_room_with_an_open_socket_even_after_it_reloaded
         with client.websocket_connect(f"/r/{code}/ws",
                                       headers={"origin": "http://testserver"}) as ws:
             ws.send_json({"type": "hello", "version": -1})
-            version = int(re.search(r'data-version="(\d+)"', ws.receive_text()).group(1))
+            live = receive_until(ws.receive_text, 'id="live"')
+            version = int(re.search(r'data-version="(\d+)"', live).group(1))
             ws.send_json({"type": "options", "version": version, "timer": "30",
                           "action_id": "o1"})
-            for _ in range(5):  # the room's talk parts may come between (app/live/talk.py)
-                if 'data-ack="o1"' in ws.receive_text():
-                    break
-            else:
-                pytest.fail("the options were not acknowledged")
+            receive_until(ws.receive_text, 'data-ack="o1"')  # talk parts may come between
             now[0] += 10 * idle.after
             assert client.portal.call(idle.sweep) == []
             assert code in rooms._rooms and code in app.state.hub.rooms

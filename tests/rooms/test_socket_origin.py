@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.live.origin import origin_allowed
 from app.main import create_app
 from app.settings import Settings
+from tests.support.waiting import receive_until
 
 SQLITE = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 """The Origin check does not depend on the database: one backend is enough."""
@@ -40,7 +41,7 @@ class Handshakes:
             url = SITE.replace("http://", "ws://") + f"/r/{self.code}/ws"
             with self.client.websocket_connect(url, headers=headers) as ws:
                 ws.send_json({"type": "hello", "version": -1})
-                assert 'id="live"' in ws.receive_text()  # a working room socket
+                receive_until(ws.receive_text, 'id="live"')  # a working room socket
         except WebSocketDisconnect as closed:
             assert closed.code == 1008
             return False

@@ -53,3 +53,16 @@ async def until_async(condition: Callable[[], T | Awaitable[T]], what: str,
         if loop.time() >= deadline:
             raise _failed(what, timeout, value)
         await asyncio.sleep(every)
+
+
+def receive_until(receive: Callable[[], str], marker: str, limit: int = 10) -> str:
+    """Read a test socket's messages (``receive()``: the next text) until one holds
+    ``marker``, and return it. Other parts may come first: a room's talk parts, say, whose
+    read was started by an earlier socket of the room (``app/live/talk.py``). Fails after
+    ``limit`` messages without the marker."""
+    seen: list[str] = []
+    for _ in range(limit):
+        seen.append(receive())
+        if marker in seen[-1]:
+            return seen[-1]
+    raise AssertionError(f"no message with {marker!r} in {limit}: {[s[:80] for s in seen]}")
