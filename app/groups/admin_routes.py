@@ -4,12 +4,15 @@ invite and starts or ends a night; a member leaves; a host plays a room for the 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.groups import nights, service
+from app.groups.models import Group
 from app.groups.routes import NameField, group_name
 from app.web.deps import CurrentPlayer, GuestId, SessionDep
 from app.web.templating import templates
@@ -23,44 +26,47 @@ def _back(code: str) -> RedirectResponse:
     return RedirectResponse(f"/groups/{code}", status_code=303)
 
 
+async def _as_admin(code: str, guest_id: str, session: AsyncSession,
+                    change: Callable[[Group], Awaitable[object]]) -> RedirectResponse:
+    """Apply ``change`` to group ``code`` as its admin (``GroupError`` 404 for a stranger,
+    403 for a member who is not the admin), commit, and answer 303 to the group page."""
+    group = await service.admin_group(session, code, guest_id)
+    await change(group)
+    await session.commit()
+    return _back(code)
+
+
 @router.post("/groups/{code}/rename", name="rename_group")
 async def rename(code: str, guest_id: GuestId, session: SessionDep, name: NameField = ""):
     """The admin renames the group (a bad name: 422)."""
-    group = await service.admin_group(session, code, guest_id)
     cleaned, error = group_name(name)
-    if error:
-        raise service.GroupError("bad_name", service.N_("This name cannot be used."), 422)
-    await service.rename(group, cleaned)
-    await session.commit()
-    return _back(code)
+
+    async def change(group: Group) -> None:
+        if error:
+            raise service.GroupError("bad_name", service.N_("This name cannot be used."), 422)
+        await service.rename(group, cleaned)
+    return await _as_admin(code, guest_id, session, change)
 
 
 @router.post("/groups/{code}/remove", name="remove_member")
 async def remove(code: str, guest_id: GuestId, session: SessionDep, player: PlayerField = ""):
     """The admin removes the member ``player`` (their results stay)."""
-    group = await service.admin_group(session, code, guest_id)
-    await service.remove_member(session, group, player)
-    await session.commit()
-    return _back(code)
+    return await _as_admin(code, guest_id, session,
+                           lambda group: service.remove_member(session, group, player))
 
 
 @router.post("/groups/{code}/admin", name="hand_over_group")
 async def hand_over(code: str, guest_id: GuestId, session: SessionDep,
                     player: PlayerField = ""):
     """The admin hands the admin role to the member ``player``."""
-    group = await service.admin_group(session, code, guest_id)
-    await service.hand_over(session, group, player)
-    await session.commit()
-    return _back(code)
+    return await _as_admin(code, guest_id, session,
+                           lambda group: service.hand_over(session, group, player))
 
 
 @router.post("/groups/{code}/invite", name="renew_invite")
 async def renew(code: str, guest_id: GuestId, session: SessionDep):
     """The admin renews the invite link: the old one stops working."""
-    group = await service.admin_group(session, code, guest_id)
-    await service.renew_invite(group)
-    await session.commit()
-    return _back(code)
+    return await _as_admin(code, guest_id, session, service.renew_invite)
 
 
 @router.post("/groups/{code}/leave", name="leave_group")
@@ -75,19 +81,15 @@ async def leave(code: str, guest_id: GuestId, session: SessionDep):
 @router.post("/groups/{code}/night", name="start_night")
 async def start_night(code: str, guest_id: GuestId, session: SessionDep):
     """The admin starts a night (409 while one runs)."""
-    group = await service.admin_group(session, code, guest_id)
-    await nights.start_night(session, group.id)
-    await session.commit()
-    return _back(code)
+    return await _as_admin(code, guest_id, session,
+                           lambda group: nights.start_night(session, group.id))
 
 
 @router.post("/groups/{code}/night/end", name="end_night")
 async def end_night(code: str, guest_id: GuestId, session: SessionDep):
     """The admin ends the running night: its standings show the winner."""
-    group = await service.admin_group(session, code, guest_id)
-    await nights.end_night(session, group.id)
-    await session.commit()
-    return _back(code)
+    return await _as_admin(code, guest_id, session,
+                           lambda group: nights.end_night(session, group.id))
 
 
 @router.get("/r/{room}/group", response_class=HTMLResponse, name="room_group")

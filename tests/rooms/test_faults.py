@@ -179,9 +179,14 @@ class Table:
             await engine.dispose()
 
     async def reconnect(self) -> None:
-        """After a crash: queue the faces not rolled yet (the queue died with the process),
-        then open every seat's socket again. Retried until it works (the server may be
-        killed again meanwhile)."""
+        """After a crash: open every seat's socket again, then queue the faces not rolled yet
+        (the queue died with the process). Retried until it works (the server may be killed
+        again meanwhile).
+
+        The server's listening socket outlives its process (``ServerProcess``), so a request
+        sent during a restart waits in the backlog and is served by the next process: the
+        faces count only when no kill came between reading ``generation`` and their answer
+        (a kill clears ``up`` at once and bumps ``generation`` once the server is back)."""
         for sock in self.sockets:
             sock._reader.cancel()
         failures = 0
@@ -189,20 +194,27 @@ class Table:
         while True:
             await self.up.wait()
             generation = self.generation
+            opened: list[RoomSocket] = []
             try:
+                for g in self.guests:
+                    opened.append(await g.connect(self.code))
+                self.sockets = opened
                 if self.loaded and self.queued_for != generation:
                     used = 2 * await self.rolls_in_database()
                     r = await self.guests[0].http.post(
                         f"/_test/rooms/{self.code}/dice", json={"faces": FACES[used:]})
                     assert r.status_code == 200, r.status_code
+                    if not self.up.is_set() or self.generation != generation:
+                        raise ConnectionError("killed while the dice were queued")
                     self.queued_for = generation
-                self.sockets = [await g.connect(self.code) for g in self.guests]
                 self.reconnects.append(time.monotonic() - began)
                 return
             except Exception:  # refused or cut off: the server is being killed again
                 failures += 1
                 if failures > 100:
                     raise
+                for sock in opened:
+                    sock._reader.cancel()
                 await asyncio.sleep(0.05)
 
     # ----- checks ----------------------------------------------------------------------------
