@@ -1,5 +1,6 @@
 // The home page asks for the player's name once (#player-name): every form on the page sends
-// it (its hidden [data-shared-name]) as it is typed; a form sent without one asks for it there.
+// it (its hidden [data-shared-name]) as it is typed; a form sent without one, or with one too
+// long, asks for it there.
 (function () {
   "use strict";
 
@@ -17,7 +18,10 @@
     var field = nameField();
     if (!hidden || !field) return;
     hidden.value = field.value;
-    if (!field.value.trim() && !e.target.hasAttribute("data-name-optional")) {
+    // an empty name (where one is needed) or one too long (the counter's message) is asked
+    // for again here, once, instead of coming back from the server as a second message
+    var empty = !field.value.trim() && !e.target.hasAttribute("data-name-optional");
+    if (empty || (field.value.trim() && !field.checkValidity())) {
       e.preventDefault();
       field.focus();
       field.reportValidity();

@@ -65,6 +65,10 @@ def test_the_guided_knister_round_to_its_end(server) -> None:
             total = sum(faces)
             cell = guide.get_attribute("data-guide-cell")
             r, c = (int(x) + 1 for x in cell.split(","))
+            # the advised cell is ringed on the board, and no other
+            expect(page.locator("#live .guide-target")).to_have_count(1)
+            expect(page.locator(f'#live [data-cell="{cell}"]')).to_have_class(
+                re.compile(r"\bguide-target\b"))
             expect(guide.locator("[data-guide-advice]")).to_have_text(
                 f"You rolled {total}. The strong bot would write it in row {r}, column {c}.")
             ways = 6 - abs(7 - total)  # 7: 6 of 36, 6 and 8: 5, 12: 1
@@ -83,12 +87,30 @@ def test_the_guided_knister_round_to_its_end(server) -> None:
 def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
     with chromium() as browser:
         page, guide = start(browser, server, "kniffel", "nl-NL")
+        # turn 1: three sixes are kept (ringed on the board), two dice thrown again
+        expect(guide).to_contain_text("beurt 1 van 2")
+        roll_step(server, page, 1, [6, 6, 6, 2, 1])
+        expect(guide).to_have_attribute("data-guide-phase", "keep")
+        expect(guide).to_have_attribute("data-keep-dice", "0,1,2")
+        rings = page.locator("#live .guide-target")
+        expect(rings).to_have_count(3)
+        for i in range(3):
+            expect(page.locator(f'#live [data-die="{i}"]')).to_have_class(
+                re.compile(r"\bguide-target\b"))
+            page.click(f'#live [data-die="{i}"]')
+            expect(page.locator(f'#live [data-die="{i}"]')).to_have_attribute("data-held", "true")
+        load(server, page, [6, 6])
+        page.click("#live [data-action=roll]")
         for n, faces, box, advice in (
-                (1, [6, 6, 6, 6, 6], "yahtzee", "Kniffel (50 punten)"),
+                (1, None, "yahtzee", "Kniffel (50 punten)"),
                 (2, [2, 3, 4, 5, 6], "large_straight", "(40 punten)")):
             expect(guide).to_contain_text(f"beurt {n} van 2")
-            roll_step(server, page, n, faces)
+            if faces:
+                roll_step(server, page, n, faces)
             expect(guide).to_have_attribute("data-guide-phase", "box")
+            expect(page.locator("#live .guide-target")).to_have_count(1)
+            expect(page.locator(f"#live .offer [data-box='{box}']")).to_have_class(
+                re.compile(r"\bguide-target\b"))
             expect(guide).to_have_attribute("data-guide-box", box)
             expect(guide.locator("[data-guide-advice]")).to_contain_text(advice)
             if n == 1:

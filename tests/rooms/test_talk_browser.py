@@ -81,4 +81,15 @@ def test_two_players_talk_and_play_on(backend, server_env, tmp_path) -> None:
         for page in (anna, bram):
             page.wait_for_selector("#live .cell.open", state="detached")
         screenshot(bram, "talk-game-phone")
+
+        # too many messages: the refusal shows where the player is, at the foot of the
+        # page by the chat, not at the top of a page scrolled away from it
+        bram.locator("#chat-text").scroll_into_view_if_needed()
+        for _ in range(6):
+            bram.click("[data-reaction=ouch]")
+        error = bram.locator("#room-error")
+        expect(error).to_have_attribute("data-error", "chat_rate")
+        expect(error).to_be_in_viewport()
+        expect(bram.locator("#chat-text")).to_be_in_viewport()
+        screenshot(bram, "talk-too-fast-phone")
     assert alerts == []
