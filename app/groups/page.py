@@ -1,5 +1,5 @@
-"""What the group page shows, gathered for its template: the season's table with ratings,
-head-to-head, records, games, the chart, members and the night (docs/rules.md, "Groups")."""
+"""What the group page shows, gathered for its template: the group's open rooms, the
+season's table with ratings, head-to-head, records, games, the chart, members and the night (docs/rules.md, "Groups")."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.groups import history, nights
 from app.groups.models import Group
 from app.groups.rating_store import ratings_in
+from app.groups.rooms import open_rooms
 from app.groups.seasons import ALL, Season, season
 from app.groups.service import ACTIVE, members
 from app.groups.table import Row, sort_rows, table
@@ -92,5 +93,6 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
         "chart": score_line([s for _, s in series]) if len(series) > 1 else None,
         "series": series,
         "night": night, "night_games": night_games, "standing": standing,
+        "open_rooms": await open_rooms(session, group.id, now),
         "kinds": KINDS, "seasons": seasons_offered(now, group.created_at),
     }

@@ -194,3 +194,25 @@ def test_the_admin_starts_and_ends_a_night(client):
     assert 'data-action="end-night"' in page and "A night is running since" in page
     assert client.post(f"/groups/{code}/night/end", follow_redirects=False).status_code == 303
     assert 'data-action="start-night"' in client.get(f"/groups/{code}", headers=EN).text
+
+
+def test_the_group_page_lists_the_groups_open_rooms(client):
+    code = _create(client)
+    bram = _guest(client, "Bram")
+    _join(bram, _invite(client, code), "Bram")
+    assert "data-group-rooms" not in client.get(f"/groups/{code}", headers=EN).text
+    made = bram.post("/rooms", data={"game": "kniffel", "name": "Bram", "group": code},
+                     follow_redirects=False)
+    room = made.headers["location"].rsplit("/", 1)[1]
+    assert client.post(f"/r/{room}/join", data={"name": "Anna"},
+                       follow_redirects=False).status_code == 303
+    other = client.post("/rooms", data={"game": "knister", "name": "Anna"},
+                        follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    page = client.get(f"/groups/{code}", headers=EN).text
+    listed = re.findall(r'data-group-room="([\w-]+)"', page)
+    assert listed == [room]  # the room of the group, not Anna's other room
+    row = page[page.index(f'data-group-room="{room}"'):]
+    row = row[:row.index("</li>")]
+    assert f'href="/r/{room}"' in row and "Kniffel" in row and "waiting room" in row
+    assert "Bram, Anna" in row
+    assert other not in page
