@@ -1,5 +1,6 @@
 """What the group page shows, gathered for its template: the group's open rooms, the
-season's table with ratings, head-to-head, records, games, the chart, members and the night (docs/rules.md, "Groups")."""
+season's table with ratings, head-to-head, records, games, the chart, members and the night
+(docs/rules.md, "Groups")."""
 
 from __future__ import annotations
 
