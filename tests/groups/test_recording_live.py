@@ -67,3 +67,53 @@ def test_a_finished_room_game_is_recorded_once_for_its_group(database_url):
         assert rated == 1 and anna.games == 1 and in_group.games == 1
 
     asyncio.run(run())
+
+
+def test_a_game_that_ends_when_a_player_leaves_is_recorded_for_its_group(database_url):
+    """Knister, last roll: Anna has written it, Bram leaves before writing: the game is over
+    by his leaving (``RoomActions.remove``), and counts for the group like any other."""
+    async def run():
+        db = Database(database_url)
+        recorder = Recorder(db)
+        dice = DiceSource(allow_loaded=True)
+        rooms = RoomService(db, _publish, dice, finished=recorder.notify)
+        recorder.start()
+        try:
+            code = await rooms.create_room(ANNA, "Anna", "knister")
+            await rooms.join(code, BRAM, "Bram")
+            async with db.sessionmaker() as session, session.begin():
+                group = await groups.create_group(session, ANNA, "Anna", "Friday")
+                await groups.join(session, group, BRAM, "Bram")
+                await groups.attach_room(session, group, code, ANNA)
+            dice.load(code, [3, 4] * 25)  # every roll a 7
+
+            async def act(player: str, **message) -> None:
+                state = await rooms.current(code)
+                await rooms.act(code, player, {**page_basis(state), **message})  # or raises
+
+            await act(ANNA, type="start")
+            by_seat = {s.id: s.player_id for s in (await rooms.current(code)).seats}
+            for n in range(25):
+                game = (await rooms.current(code)).game_state
+                await act(by_seat[game.roller], type="roll")
+                await act(ANNA, type="place", cell=f"{n // 5},{n % 5}")
+                if n < 24:
+                    await act(BRAM, type="place", cell=f"{n // 5},{n % 5}")
+            state = await rooms.current(code)
+            assert state.status == "playing"  # Bram's last sum is due
+            assert state.game_state.sheets[state.seats[0].id].grid[4][4] == 7
+            await act(BRAM, type="leave")
+            assert (await rooms.current(code)).status == "finished"
+            await recorder.idle()
+            async with db.sessionmaker() as session:
+                rows = {r.name: (r.games, r.wins, r.best) for r in await table(
+                    session, group.id, "knister", season("all", utcnow()))}
+        finally:
+            await recorder.close()
+            rooms.close()
+            await db.dispose()
+        # all sevens: every row, column and diagonal is five of a kind
+        assert rows["Anna"][:2] == (1, 1)
+        assert rows["Bram"][0] == 1 and rows["Bram"][1] == 0
+
+    asyncio.run(run())
