@@ -44,7 +44,7 @@ from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_view import PartCache, RoomRenderer
 from app.web.talk_view import TalkRenderer
-from app.web.templating import compile_all
+from app.web.templating import compile_all, use_bytecode_cache
 
 SESSION_COOKIE = "knobel_session"
 
@@ -63,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     broadcast = make_broadcast(settings.broadcast_url)
     presence = Presence(ttl=settings.presence_ttl_seconds)
     assert settings.strategy_dir is not None  # filled in by Settings
+    assert settings.template_cache_dir is not None
+    use_bytecode_cache(settings.template_cache_dir)
     strategy = StrategyTables(settings.strategy_dir)
     reviews = Reviews(db, strategy)
     recorder = Recorder(db, accuracy_of(reviews))  # groups' results, ratings (app/groups)

@@ -87,6 +87,12 @@ class Settings(BaseSettings):
         default=None,
         description="Folder of the solved Kniffel strategy tables; default VAR_DIR/strategy",
     )
+    template_cache_dir: Path | None = Field(
+        default=None,
+        description=("Folder of the compiled page templates (Jinja2 bytecode), kept across "
+                     "restarts so a server starts without compiling them; default "
+                     "VAR_DIR/cache/templates"),
+    )
     host_grace_seconds: float = Field(
         default=30.0, gt=0,
         description="A host away this long outside a game hands the host role on (seconds)",
@@ -120,6 +126,8 @@ class Settings(BaseSettings):
             self.secret_key = _load_or_create_secret(self.var_dir / "secret_key")
         if self.strategy_dir is None:
             self.strategy_dir = self.var_dir / "strategy"
+        if self.template_cache_dir is None:
+            self.template_cache_dir = self.var_dir / "cache" / "templates"
 
     @cached_property
     def origins(self) -> frozenset[str]:

@@ -54,7 +54,7 @@ def test_two_players_talk_and_play_on(backend, server_env, tmp_path) -> None:
             expect(page.locator("#chat-log .chat-line img")).to_have_count(0)
         expect(anna.locator("#chat-text")).to_have_value("")  # emptied once taken
 
-        bram.click("[data-reaction=nice]")
+        bram.click("#talk-controls button[data-reaction=nice]")
         bram_seat = anna.locator("#seats .seat", has_text="Bram")
         expect(bram_seat.locator(".reaction-bubble")).to_contain_text("nice")
         screenshot(anna, "talk-reaction-phone")
@@ -86,7 +86,7 @@ def test_two_players_talk_and_play_on(backend, server_env, tmp_path) -> None:
         # page by the chat, not at the top of a page scrolled away from it
         bram.locator("#chat-text").scroll_into_view_if_needed()
         for _ in range(6):
-            bram.click("[data-reaction=ouch]")
+            bram.click("#talk-controls button[data-reaction=ouch]")
         error = bram.locator("#room-error")
         expect(error).to_have_attribute("data-error", "chat_rate")
         expect(error).to_be_in_viewport()

@@ -3,8 +3,9 @@ date formatting, axe-core, screenshots).
 
 ``build_site(server_url, database_url)`` makes the states the pages need through the test
 hooks and the room protocol: per room game in the registry (``app.rooms.games.GAMES``, so a
-new game is covered without touching this file) a lobby, a running game and a finished one;
-Knikkers games (running, just over), the review of each finished game that has one, the
+new game is covered without touching this file) a lobby, a running game (its chat showing a
+line) and a finished one; the guided first rounds of Knister and Kniffel; Knikkers games
+(running, just over), the review of each finished game that has one, the
 players' room-game history and, written through the ranking write path, one
 finished Knikkers game scoring ``BIG_SCORE``, so every board, the player page and that replay
 have a 5-digit number to print. The finished room games' totals are set to ``BIG_SCORE`` and
@@ -84,6 +85,7 @@ async def _build(url: str, database_url: str) -> Site:
         ]
         for kind in GAMES:
             pages += await _room_pages(anna, bram, kind, database_url)
+        pages += await _guide_pages(anna)
         pages += await _knikkers_pages(anna, url, database_url)
         return Site(url, pages, {
             "anna": dict(anna.http.cookies.items()),
@@ -113,6 +115,8 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
             assert reply.ok, reply
             if code == running and "roll" in GAMES[kind].actions:
                 await sock.act("roll")  # refused where Anna does not roll first: fine
+            if code == running:  # the chat shows a line (and the host's "Remove")
+                assert (await sock.act("chat", text="Good luck, <b>all</b>!")).ok
         finally:
             await sock.close()
     r = await anna.http.post(f"/_test/rooms/{finished}/finish")
@@ -135,6 +139,17 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
                  shot=True),
         SitePage(f"{kind}-finished-gone", f"/r/{finished}", game=kind, big=True),
     ]
+
+
+async def _guide_pages(anna: Guest) -> list[SitePage]:
+    """A guided first round of Knister and of Kniffel ("How to play"), at its first step."""
+    pages = []
+    for kind in ("knister", "kniffel"):
+        r = await anna.http.post("/learn", data={"game": kind, "name": anna.name})
+        assert r.status_code == 303, r.text
+        code = r.headers["location"].rsplit("/", 1)[1]
+        pages.append(SitePage(f"{kind}-guide", f"/r/{code}", "anna", game=kind, shot=True))
+    return pages
 
 
 async def _until_analysed(guest: Guest, path: str, timeout: float = 120) -> None:
