@@ -104,7 +104,9 @@ def chromium() -> Iterator[Any]:
     """A headless Chromium ``Browser`` (a ``CspCheckedBrowser``); closed (its process
     stopped) on exit. A test that ends with a Content-Security-Policy violation recorded on
     any of its pages fails, naming the directive and what was blocked (a test that failed
-    anyway gets them as a note)."""
+    anyway gets them as a note). ``page.wait_for_function`` needs a function (``"() => ..."``):
+    Playwright evaluates a bare expression with ``eval`` on every poll, which the policy
+    blocks."""
     require_chromium()
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     from playwright.sync_api import sync_playwright

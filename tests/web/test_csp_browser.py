@@ -41,7 +41,7 @@ def test_inline_code_on_a_page_is_blocked_and_recorded(tmp_path) -> None:
         page = browser.new_page()
         response = page.goto(server.url + "/")
         assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
-        page.wait_for_function("typeof htmx === 'object'")
+        page.wait_for_function("() => typeof htmx === 'object'")
         assert page.evaluate("document.querySelectorAll('style').length") == 0  # htmx's own
         browser.settle()
         assert browser.csp_violations == []
