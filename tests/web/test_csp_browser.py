@@ -5,6 +5,7 @@ real page is blocked and recorded, and a test that leaves one recorded fails."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from app.web.security_headers import CONTENT_SECURITY_POLICY
 from tests.support.browser import chromium, sqlite_server
@@ -43,6 +44,16 @@ def test_inline_code_on_a_page_is_blocked_and_recorded(tmp_path) -> None:
         assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
         page.wait_for_function("() => typeof htmx === 'object'")
         assert page.evaluate("document.querySelectorAll('style').length") == 0  # htmx's own
+        # htmx swaps in a successor of an element a script styled (the CSSOM is allowed):
+        # it does not copy the old style attribute over (htmx.config.attributesToSettle)
+        page.evaluate("""() => {
+            const old = document.createElement("div");
+            old.id = "swapped";
+            old.style.color = "red";
+            document.querySelector("main").append(old);
+            htmx.swap("#swapped", '<div id="swapped">new</div>', {swapStyle: "outerHTML"});
+        }""")
+        expect(page.locator("#swapped")).to_have_text("new")
         browser.settle()
         assert browser.csp_violations == []
 
