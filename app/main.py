@@ -9,6 +9,7 @@ from datetime import timedelta
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp
 
 from app import i18n
 from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
@@ -43,10 +44,22 @@ from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_view import PartCache, RoomRenderer
+from app.web.security_headers import SecurityHeadersMiddleware
 from app.web.talk_view import TalkRenderer
 from app.web.templating import compile_all, use_bytecode_cache
 
 SESSION_COOKIE = "knobel_session"
+
+
+class Knobel(FastAPI):
+    """FastAPI with the security headers (``app.web.security_headers``) outside its whole
+    middleware stack, so that they are also on the 500 page that Starlette's outermost
+    ``ServerErrorMiddleware`` sends for an unhandled error (``add_middleware`` would put them
+    inside it)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """The usual stack, wrapped in ``SecurityHeadersMiddleware``."""
+        return SecurityHeadersMiddleware(super().build_middleware_stack())
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -122,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await db.dispose()
 
     production = settings.environment == "production"
-    app = FastAPI(
+    app = Knobel(
         title="Knobel",
         lifespan=lifespan,
         docs_url=None if production else "/docs",

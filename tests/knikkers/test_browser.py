@@ -35,7 +35,7 @@ BOARD_EQUALS = """board => {
 def marble_arrived(page) -> None:
     """Wait until the moved marble has travelled its path and the new ones appeared
     (static/js/knikkers.js: no ghost marble or arriving cell left, no animation running)."""
-    page.wait_for_function("!document.querySelector('.kn-ghost, .kn-arriving, .kn-pending')")
+    page.wait_for_function("() => !document.querySelector('.kn-ghost, .kn-arriving, .kn-pending')")
     animations_done(page)
 
 

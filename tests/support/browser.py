@@ -37,19 +37,96 @@ def require_chromium() -> None:
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)")
 
 
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const target = event.target;
+  const element = target && target.outerHTML ? target.outerHTML.slice(0, 300) : "";
+  window.__knobelCspViolation({
+    directive: event.effectiveDirective || event.violatedDirective,
+    blocked: event.blockedURI,
+    sample: event.sample || element,
+    source: event.sourceFile ? event.sourceFile + ":" + event.lineNumber : "",
+    page: location.href,
+  });
+}, true);
+"""
+"""Init script of every page of a ``chromium()`` browser: reports each Content-Security-Policy
+violation (app/web/security_headers.py) to the test through the exposed binding."""
+
+
+def csp_report(violations: list[dict[str, str]]) -> str:
+    """One line per recorded violation: the directive, what was blocked, where, a sample."""
+    return "\n".join(
+        f"{v['directive']} blocked {v['blocked'] or '(inline)'} on {v['page']}"
+        f"{' at ' + v['source'] if v['source'] else ''}: {v['sample']}" for v in violations)
+
+
+class CspCheckedBrowser:
+    """A Playwright ``Browser`` whose every context (``new_context``, ``new_page``) records
+    the page's Content-Security-Policy violations in ``csp_violations`` (dicts: ``directive``,
+    ``blocked``, ``sample``, ``source``, ``page``); everything else is the browser's own."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.csp_violations: list[dict[str, str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def watch(self, context: Any) -> Any:
+        """Record the violations of every page of ``context`` (also of one already open,
+        from its next navigation on); returns ``context``."""
+        context.expose_binding("__knobelCspViolation",
+                               lambda _source, info: self.csp_violations.append(info))
+        context.add_init_script(CSP_LISTENER)
+        return context
+
+    def new_context(self, **kwargs: Any) -> Any:
+        """``Browser.new_context``, watched."""
+        return self.watch(self._browser.new_context(**kwargs))
+
+    def new_page(self, **kwargs: Any) -> Any:
+        """``Browser.new_page`` (a page in its own context, closed with it), watched: the page
+        is still blank, so its first navigation already reports."""
+        page = self._browser.new_page(**kwargs)
+        self.watch(page.context)
+        return page
+
+    def settle(self) -> None:
+        """Take in the reports the browser has sent: one round trip per open context (never
+        to a page, which a dialog may hold)."""
+        for context in self._browser.contexts:
+            context.cookies()
+
+
 @contextmanager
-def chromium() -> Iterator[object]:
-    """A headless Chromium ``Browser``; closed (its process stopped) on exit."""
+def chromium() -> Iterator[Any]:
+    """A headless Chromium ``Browser`` (a ``CspCheckedBrowser``); closed (its process
+    stopped) on exit. A test that ends with a Content-Security-Policy violation recorded on
+    any of its pages fails, naming the directive and what was blocked (a test that failed
+    anyway gets them as a note). ``page.wait_for_function`` needs a function (``"() => ..."``):
+    Playwright evaluates a bare expression with ``eval`` on every poll, which the policy
+    blocks."""
     require_chromium()
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser = CspCheckedBrowser(
+            pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS))
         try:
             yield browser
+            browser.settle()
+        except BaseException as exc:
+            if browser.csp_violations:
+                exc.add_note("Content-Security-Policy violations:\n"
+                             + csp_report(browser.csp_violations))
+            raise
         finally:
             browser.close()
+        if browser.csp_violations:
+            pytest.fail("Content-Security-Policy violations:\n"
+                        + csp_report(browser.csp_violations), pytrace=False)
 
 
 def screenshot(page, name: str) -> Path:

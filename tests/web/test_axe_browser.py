@@ -61,7 +61,7 @@ def browser():
 def settle(page) -> None:
     """Wait until a live page's socket is up (its first update is in) and animations end."""
     if page.locator("[ws-connect]").count():
-        page.wait_for_function("document.body.classList.contains('online')", timeout=10_000)
+        page.wait_for_function("() => document.body.classList.contains('online')", timeout=10_000)
     animations_done(page)
 
 

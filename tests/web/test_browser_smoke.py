@@ -24,6 +24,6 @@ def test_home_page_in_chromium_switches_language(settings, tmp_path) -> None:
         page.wait_for_url(server.url + "/")
         expect(page.locator("html")).to_have_attribute("lang", "nl")
         expect(page.locator(".cards h2").first).to_have_text("Speel met vrienden")
-        page.wait_for_function("typeof htmx === 'object'")
+        page.wait_for_function("() => typeof htmx === 'object'")
         screenshot(page, "home-nl")
         context.close()

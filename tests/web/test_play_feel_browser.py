@@ -198,7 +198,7 @@ def test_a_page_nobody_tapped_yet_stays_silent_without_console_warnings(server,
     expect(eve.locator("#live")).to_have_attribute("data-status", "playing")
     roll(anna, server, code, (3, 4))
     expect(eve.locator("#live .dice")).to_be_visible()
-    eve.wait_for_function("window.KnobelAlerts.played.includes('roll')")
+    eve.wait_for_function("() => window.KnobelAlerts.played.includes('roll')")
     assert eve.evaluate("window.KnobelAlerts.silenced") >= 1  # no AudioContext was made
     assert not [m for m in console if "AudioContext" in m], console
     anna_ctx.close()

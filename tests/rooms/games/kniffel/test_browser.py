@@ -61,7 +61,7 @@ def test_two_players_play_kniffel_turns_by_clicking(server) -> None:
         caught_up(anna, server, code)  # no update on its way replaces the form
         anna.check("input[data-option=five_alike_full_house]")
         anna.wait_for_function(
-            "document.querySelector('input[data-option=five_alike_full_house]').checked")
+            "() => document.querySelector('input[data-option=five_alike_full_house]').checked")
         bram.wait_for_selector("[data-option-ro=five_alike_full_house][data-value=true]")
         anna.select_option("select[data-option=columns]", "2")
         bram.wait_for_selector("[data-option-ro=columns][data-value='2']", state="attached")

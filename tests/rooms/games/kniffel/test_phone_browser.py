@@ -90,7 +90,7 @@ def test_four_players_three_columns_fit_a_phone_with_dice_and_names_in_view(
     expect(anna.locator("#live .scoresheet th.player")).to_have_count(4)
     # scrolled to the bottom of the sheet: the dice, Roll and the column names stay in view
     anna.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    anna.wait_for_function("window.scrollY > 300")
+    anna.wait_for_function("() => window.scrollY > 300")
     assert in_view(anna, "#live [data-action=roll]")
     assert in_view(anna, "#live [data-die='4']")
     head = anna.eval_on_selector("#live .scoresheet th.player", "el => el.getBoundingClientRect()")
