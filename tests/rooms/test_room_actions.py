@@ -4,12 +4,17 @@ refusal with the reason the player is told, and nothing changed by it."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import UTC, datetime
 
+import pytest
+from sqlalchemy import select
+
+from app.clock import as_utc
 from app.rooms.errors import RoomError
 from app.rooms.games.base import ActionError
 from app.rooms.rules import page_basis
 from app.rooms.state import RoomState
+from app.store.models import Game, GameEvent
 from tests.support.room_service import ServiceRoom, service_room
 
 NOT_HOST = ("not_host", "Only the host can do that.", 403)
@@ -86,7 +91,7 @@ async def test_nobody_joins_a_running_game_a_full_room_or_a_solo_room(database_u
 @pytest.mark.parametrize(("kind", "fields"), [
     ("options", {"timer": "30"}), ("start", {}), ("add_bot", {}),
     ("add_table_seat", {"name": "Cor"}), ("remove", {"target": 1}), ("next_game", {}),
-    ("rematch", {}),
+    ("rematch", {}), ("play_again", {}),
 ])
 async def test_only_the_host_decides_for_the_room(database_url, kind, fields) -> None:
     async with service_room(database_url, "knister", ["Ann", "Bob"]) as room:
@@ -170,7 +175,7 @@ async def test_start_needs_someone_seated(database_url) -> None:
 
 # ---- after a game ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kind", ["next_game", "rematch"])
+@pytest.mark.parametrize("kind", ["next_game", "rematch", "play_again"])
 async def test_next_game_and_rematch_wait_for_the_game_to_end(database_url, kind) -> None:
     async with service_room(database_url, "knister", ["Ann", "Bob"]) as room:
         host = room.players[0]
@@ -200,6 +205,25 @@ async def test_a_match_goes_on_with_next_game_and_ends_with_a_rematch(database_u
         await room.room_action(host, "rematch")
         state = await room.state()
         assert (state.status, [g.number for g in state.games]) == ("lobby", [1, 2, 3])
+
+
+async def test_play_again_after_a_match_starts_a_new_match_at_once(database_url) -> None:
+    async with service_room(database_url, "knister", ["Ann", "Bob"], {"match": "3"}) as room:
+        host = room.players[0]
+        await room.room_action(host, "start")
+        await finish_knister(room)
+        assert await refused(room, host, "play_again") == (
+            "match_running", "The match goes on: start its next game.", 409)
+        for _ in range(2):
+            await room.room_action(host, "next_game")
+            await finish_knister(room)
+        await room.room_action(host, "play_again")  # no lobby in between
+        state = await room.state(fresh=True)
+        assert state.status == "playing" and [g.number for g in state.games] == [1, 2, 3, 4]
+        fourth = state.game.options
+        assert (fourth["match"], fourth["match_no"], fourth["match_game"]) == (3, 2, 1)
+        seats = [s.id for s in state.seats]
+        assert state.game_state.order == [seats[1], seats[0]]  # game 4: the second seat
 
 
 async def test_a_single_game_ends_with_a_rematch_back_to_the_lobby(database_url) -> None:
@@ -249,7 +273,7 @@ async def test_the_host_cannot_remove_their_own_seat(database_url) -> None:
 async def test_a_leaving_host_passes_the_role_to_the_next_present_seat(database_url) -> None:
     async with service_room(database_url, "knister", ["Ann", "Bob", "Cat"]) as room:
         ann, bob, cat = room.players
-        room.service.online = lambda code: frozenset({ann, cat})
+        room.service.online = lambda code: frozenset({ann, cat} if code == room.code else ())
         await room.room_action(ann, "leave")
         state = await room.state()
         assert state.host_player_id == cat and state.seats[0].status == "left"
@@ -270,8 +294,23 @@ async def test_a_seat_leaving_a_running_game_is_taken_out_of_it(database_url) ->
         assert bob_seat not in state.game_state.active and state.last_seq == 1
 
 
-async def test_a_game_left_by_everyone_is_finished_with_its_totals(database_url) -> None:
+async def test_a_seat_leaving_after_the_game_changes_nothing_in_it(database_url) -> None:
     async with service_room(database_url, "knister", ["Ann", "Bob"]) as room:
+        ann, bob = room.players
+        await room.room_action(ann, "start")
+        await finish_knister(room)
+        before = await room.state(fresh=True)
+        await room.room_action(bob, "leave")  # on the result screen
+        after = await room.state(fresh=True)
+        assert after.status == "finished" and after.last_seq == before.last_seq
+        assert after.game_state.active == before.game_state.active
+        assert after.seats[1].status == "left"
+
+
+async def test_a_game_left_by_everyone_is_finished_with_its_totals(database_url) -> None:
+    moments = iter(datetime(2026, 5, 1, 12, 0, s, tzinfo=UTC) for s in range(60))
+    async with service_room(database_url, "knister", ["Ann", "Bob"],
+                            clock=lambda: next(moments)) as room:
         ann, bob = room.players
         await room.room_action(ann, "start")
         room.load([3, 4])
@@ -285,6 +324,22 @@ async def test_a_game_left_by_everyone_is_finished_with_its_totals(database_url)
         assert state.status == "finished" and state.game.status == "finished"
         assert state.game.totals == {seats[0]: 0, seats[1]: 0}
         assert (await room.state(fresh=True)).status == "finished"
+        # what is stored: each leave as its own event, at the moment it came; the game
+        # finished at the last one
+        db = room.service.db
+        async with db.sessionmaker() as session:
+            game = (await session.execute(select(Game).where(Game.id == state.game.id))
+                    ).scalar_one()
+            events = (await session.execute(
+                select(GameEvent.seq, GameEvent.type, GameEvent.payload, GameEvent.seat_id,
+                       GameEvent.created_at)
+                .where(GameEvent.game_id == game.id).order_by(GameEvent.seq))).all()
+        leaves = [(e.type, e.payload, e.seat_id) for e in events if e.type == "leave"]
+        assert leaves == [("leave", {}, seats[1]), ("leave", {}, seats[0])]
+        when = [as_utc(e.created_at) for e in events if e.type == "leave"]
+        assert when[0] < when[1] and when[0].date() == datetime(2026, 5, 1).date()
+        assert as_utc(game.finished_at) > when[1]
+        assert as_utc(game.finished_at).date() == datetime(2026, 5, 1).date()
 
 
 # ---- a resent action ---------------------------------------------------------------------------

@@ -7,11 +7,13 @@ Every action carries the basis of the room as the database has it now
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from app.clock import utcnow
 from app.rooms.dice import DiceSource
 from app.rooms.rules import page_basis
 from app.rooms.service import Outcome, RoomService
@@ -70,13 +72,15 @@ class ServiceRoom:
 
 @asynccontextmanager
 async def service_room(database_url: str, kind: str, names: list[str],
-                       options: dict[str, Any] | None = None) -> AsyncIterator[ServiceRoom]:
+                       options: dict[str, Any] | None = None,
+                       clock: Callable[[], datetime] = utcnow) -> AsyncIterator[ServiceRoom]:
     """A room of game ``kind`` with one seat per name (the first hosts), the host's
-    ``options`` set (form strings, as the lobby sends them) and the game not started.
-    The service's timers are cancelled and the database closed on exit."""
+    ``options`` set (form strings, as the lobby sends them) and the game not started;
+    ``clock``: the service's now. The service's timers are cancelled and the database
+    closed on exit."""
     db = Database(database_url)
     dice = DiceSource(allow_loaded=True)
-    service = RoomService(db, _no_publish, dice)
+    service = RoomService(db, _no_publish, dice, clock=clock)
     try:
         players = [f"p-{i}-{name.lower()}" for i, name in enumerate(names)]
         code = await service.create_room(players[0], names[0], kind)
