@@ -62,3 +62,19 @@ async def test_once_started_the_sweep_runs_by_itself_until_stopped() -> None:
     task = idle._task
     await idle.stop()
     assert task is not None and task.done()  # ended, and stop() did not raise
+
+
+def test_a_second_socket_of_an_occupied_room_keeps_it_occupied() -> None:
+    """``occupied`` is told once per socket: the second socket of a room that has one open
+    already (no idle time running) is fine, and the room stays until both are gone."""
+    rooms = Rooms()
+    idle = IdleRooms(rooms.forget, after=10, clock=rooms.clock)
+    idle.emptied("A")  # loaded
+    idle.occupied("A")  # first socket
+    idle.occupied("A")  # second socket
+    idle.occupied("B")  # a socket of a room never counted as empty
+    rooms.now = 1000
+    assert idle.sweep() == []
+    idle.emptied("A")  # the last socket closed
+    rooms.now = 1010
+    assert idle.sweep() == ["A"] and rooms.forgotten == ["A"]
