@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from app.clock import utcnow
 from app.groups import service as groups
-from app.groups.models import RatedGame, Rating
+from app.groups.models import Group, RatedGame, Rating
 from app.groups.record import Recorder
 from app.groups.seasons import season
 from app.groups.table import table
@@ -26,6 +26,17 @@ async def _publish(code: str, version: int, delta: str | None = None) -> None:
     """Nobody listens."""
 
 
+async def _group_room(db: Database, rooms: RoomService, kind: str) -> tuple[str, Group]:
+    """A room of ``kind`` with Anna (host) and Bram, played for their new group Friday."""
+    code = await rooms.create_room(ANNA, "Anna", kind)
+    await rooms.join(code, BRAM, "Bram")
+    async with db.sessionmaker() as session, session.begin():
+        group = await groups.create_group(session, ANNA, "Anna", "Friday")
+        await groups.join(session, group, BRAM, "Bram")
+        await groups.attach_room(session, group, code, ANNA)
+    return code, group
+
+
 def test_a_finished_room_game_is_recorded_once_for_its_group(database_url):
     async def run():
         db = Database(database_url)
@@ -39,12 +50,7 @@ def test_a_finished_room_game_is_recorded_once_for_its_group(database_url):
         rooms = RoomService(db, _publish, DiceSource(allow_loaded=True), finished=notify)
         recorder.start()
         try:
-            code = await rooms.create_room(ANNA, "Anna", "kniffel")
-            await rooms.join(code, BRAM, "Bram")
-            async with db.sessionmaker() as session, session.begin():
-                group = await groups.create_group(session, ANNA, "Anna", "Friday")
-                await groups.join(session, group, BRAM, "Bram")
-                await groups.attach_room(session, group, code, ANNA)
+            code, group = await _group_room(db, rooms, "kniffel")
             state = await rooms.current(code)
             await rooms.act(code, ANNA, {**page_basis(state), "type": "start"})
             assert finished == []
@@ -79,12 +85,7 @@ def test_a_game_that_ends_when_a_player_leaves_is_recorded_for_its_group(databas
         rooms = RoomService(db, _publish, dice, finished=recorder.notify)
         recorder.start()
         try:
-            code = await rooms.create_room(ANNA, "Anna", "knister")
-            await rooms.join(code, BRAM, "Bram")
-            async with db.sessionmaker() as session, session.begin():
-                group = await groups.create_group(session, ANNA, "Anna", "Friday")
-                await groups.join(session, group, BRAM, "Bram")
-                await groups.attach_room(session, group, code, ANNA)
+            code, group = await _group_room(db, rooms, "knister")
             dice.load(code, [3, 4] * 25)  # every roll a 7
 
             async def act(player: str, **message) -> None:
