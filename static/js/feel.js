@@ -33,6 +33,10 @@
   });
 
   // ----- scoring 0 takes a second tap ------------------------------------------------------
+  // The second tap counts only once the button is armed (data-armed), SECOND_TAP_MS after the
+  // first: a double tap (two clicks at once) is one tap, which only asks (found by a fresh-user
+  // trial: a double click scored 0 unasked).
+  var SECOND_TAP_MS = 400;
   var armed = null;
   function disarm() {
     if (!armed) return;
@@ -43,14 +47,21 @@
   }
   document.addEventListener("click", function (e) {
     var btn = e.target.closest && e.target.closest("[data-zero-confirm]");
-    if (btn && btn === armed && document.contains(btn)) { armed = null; return; }  // 2nd tap: send
+    if (btn && btn === armed && document.contains(btn)) {
+      if (btn.getAttribute("data-armed") === "true") { armed = null; return; }  // 2nd tap: send
+      e.preventDefault();  // the first tap, doubled: still asking
+      e.stopImmediatePropagation();
+      return;
+    }
     disarm();
     if (!btn) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     armed = btn;
+    setTimeout(function () {
+      if (armed === btn) btn.setAttribute("data-armed", "true");
+    }, SECOND_TAP_MS);
     btn.classList.add("confirm");
-    btn.setAttribute("data-armed", "true");
     btn.textContent = btn.getAttribute("data-zero-confirm");
   }, true);
 

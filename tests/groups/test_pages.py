@@ -216,3 +216,14 @@ def test_the_group_page_lists_the_groups_open_rooms(client):
     assert f'href="/r/{room}"' in row and "Kniffel" in row and "waiting room" in row
     assert "Bram, Anna" in row
     assert other not in page
+
+
+def test_a_new_group_shows_its_invite_and_no_head_to_head_yet(client):
+    code = _create(client)
+    page = client.get(f"/groups/{code}", headers=EN).text
+    assert '<details class="share panel" open>' in page  # a group of one needs friends first
+    assert "data-head-to-head-empty" in page and 'data-action="head-to-head"' not in page
+    _join(_guest(client, "Bram"), _invite(client, code), "Bram")
+    page = client.get(f"/groups/{code}", headers=EN).text
+    assert '<details class="share panel">' in page
+    assert "data-head-to-head-empty" not in page and 'data-action="head-to-head"' in page

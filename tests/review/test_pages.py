@@ -248,3 +248,16 @@ def test_analysis_is_being_prepared_while_the_table_is_built_elsewhere(database_
         assert not list(folder.glob("*.npz"))
     finally:
         lock.close()
+
+
+def test_a_game_played_alone_ends_without_a_winner(client) -> None:
+    """Nobody to beat: the result says the game is over, not "You win!" (a fresh-user
+    trial's finding)."""
+    response = client.post("/play-alone", data={"game": "yatzy", "name": "Anna"},
+                           follow_redirects=False)
+    code = response.headers["location"].rsplit("/", 1)[1]
+    assert client.post(f"/_test/rooms/{code}/finish").status_code == 200
+    page = client.get(f"/r/{code}", headers={"accept-language": "en"}).text
+    winner = page[page.index('class="winner'):]
+    winner = winner[:winner.index("</p>")]
+    assert "Game over" in winner and "win" not in winner.split(">", 1)[1]
