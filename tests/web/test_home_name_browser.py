@@ -52,6 +52,19 @@ def test_the_name_is_asked_once_for_every_way_to_play(backend, settings, tmp_pat
 
         page.goto(server.url + "/")
         expect(page.locator("#player-name")).to_have_value("Mila")  # remembered
+        page.fill("#player-name", "Bärbel")  # the header shows a short name whole on a phone
+        page.click("[data-action=save-name] [type=submit]")
+        expect(page.locator(".whoami")).to_have_text("Bärbel")
+        page.click(".langs button[value=de]")  # "Gruppen": the longest header
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        assert page.evaluate(
+            "() => { const e = document.querySelector('.whoami');"
+            " return e.scrollWidth <= e.clientWidth; }"), "the name is cut off in the header"
+        page.click(".langs button[value=en]")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        page.fill("#player-name", "Mila")
+        page.click("[data-action=save-name] [type=submit]")
+        expect(page.locator(".whoami")).to_have_text("Mila")
         page.click("[data-play-alone=kniffel]")
         page.wait_for_url(ROOM)
         assert seat_names(server.url, page) == ["Mila"]
