@@ -185,12 +185,16 @@ async def test_next_game_and_rematch_wait_for_the_game_to_end(database_url, kind
         assert await refused(room, host, kind) == not_over
 
 
-async def test_a_match_goes_on_with_next_game_and_ends_with_a_rematch(database_url) -> None:
+@pytest.mark.parametrize("ending", ["rematch", "play_again"])
+async def test_a_match_goes_on_with_next_game_and_ends_with_a_rematch(database_url,
+                                                                      ending) -> None:
+    """A match of 3: "Next game" until it is over, then "Rematch" (back to the lobby) or
+    "Play again" (the next match at once, no lobby in between); neither before."""
     async with service_room(database_url, "knister", ["Ann", "Bob"], {"match": "3"}) as room:
         host = room.players[0]
         await room.room_action(host, "start")
         await finish_knister(room)
-        assert await refused(room, host, "rematch") == (
+        assert await refused(room, host, ending) == (
             "match_running", "The match goes on: start its next game.", 409)
         await room.room_action(host, "next_game")
         state = await room.state()
@@ -202,23 +206,11 @@ async def test_a_match_goes_on_with_next_game_and_ends_with_a_rematch(database_u
                 await room.room_action(host, "next_game")
         assert await refused(room, host, "next_game") == (
             "match_over", "The match is over: start a rematch.", 409)
-        await room.room_action(host, "rematch")
-        state = await room.state()
-        assert (state.status, [g.number for g in state.games]) == ("lobby", [1, 2, 3])
-
-
-async def test_play_again_after_a_match_starts_a_new_match_at_once(database_url) -> None:
-    async with service_room(database_url, "knister", ["Ann", "Bob"], {"match": "3"}) as room:
-        host = room.players[0]
-        await room.room_action(host, "start")
-        await finish_knister(room)
-        assert await refused(room, host, "play_again") == (
-            "match_running", "The match goes on: start its next game.", 409)
-        for _ in range(2):
-            await room.room_action(host, "next_game")
-            await finish_knister(room)
-        await room.room_action(host, "play_again")  # no lobby in between
+        await room.room_action(host, ending)
         state = await room.state(fresh=True)
+        if ending == "rematch":
+            assert (state.status, [g.number for g in state.games]) == ("lobby", [1, 2, 3])
+            return
         assert state.status == "playing" and [g.number for g in state.games] == [1, 2, 3, 4]
         fourth = state.game.options
         assert (fourth["match"], fourth["match_no"], fourth["match_game"]) == (3, 2, 1)
