@@ -22,7 +22,7 @@ async def test_app_starts_without_tables_and_the_first_hint_is_preparing(setting
     folder = tmp_path / "fresh-strategy"
     env = server_env_for(settings.database_url, tmp_path, STRATEGY_DIR=str(folder))
     started = time.monotonic()
-    with ServerProcess(env, log=tmp_path / "server.log") as server:
+    with ServerProcess(env, log=tmp_path / "server.log", fresh=True) as server:  # a new interpreter
         wall = time.monotonic() - started
         assert server.proc is not None
         times = psutil.Process(server.proc.pid).cpu_times()

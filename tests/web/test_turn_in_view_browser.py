@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import http
 from tests.support.browser import PHONE, chromium, create_room, join, score_box, sqlite_server
 from tests.web.test_play_feel_browser import load
 
@@ -56,6 +57,14 @@ def _kniffel_move(page, server, code: str) -> None:
     score_box(page, "ones" if taken else "chance")
 
 
+def _settle(server, code: str, pages) -> None:
+    """Wait until every page shows the room's version on the server (each move is applied
+    there before the mover's page changes), so no page is read between two updates."""
+    version = http.get(f"{server.url}/r/{code}/state.json").json()["version"]
+    for page in pages:
+        expect(page.locator("#live")).to_have_attribute("data-version", str(version))
+
+
 def _is_mine(page) -> bool:
     return page.locator(TURN).get_attribute("data-my-turn") == "true"
 
@@ -87,10 +96,12 @@ def test_a_new_turn_shows_the_turn_panel_below_the_header_on_a_phone(
     anna.click("#live [data-action=start]")
     for page in pages:
         expect(page.locator(TURN)).to_be_attached()
+    _settle(server, code, pages)
     for _ in range(6):  # Anna plays until the table waits for the others
         if not _is_mine(anna):
             break
         move(anna, server, code)
+        _settle(server, code, pages)
     else:
         raise AssertionError("Anna's turn never ended")
 
@@ -109,8 +120,7 @@ def test_a_new_turn_shows_the_turn_panel_below_the_header_on_a_phone(
         page = next((p for p in others if _is_mine(p)), None)
         assert page is not None, "nobody is on turn"
         move(page, server, code)
-        expect(anna.locator("#live")).to_have_attribute(  # Anna's page has it too
-            "data-version", page.locator("#live").get_attribute("data-version") or "")
+        _settle(server, code, pages)  # Anna's page has it too
     else:
         raise AssertionError("Anna's turn never came")
     expect(anna.locator(MY_TURN)).to_be_in_viewport()
