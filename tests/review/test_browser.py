@@ -18,6 +18,8 @@ from tests.support.browser import (
     host_and_guest,
     score_box,
     screenshot,
+    wait_css,
+    wait_css_gone,
 )
 from tests.support.server import ServerProcess, server_env_for
 
@@ -77,15 +79,10 @@ def test_hints_then_accuracy_and_review_of_the_finished_game(server) -> None:
         plays = [(bram, *turns[0])] + [(page, *turn) for turn in turns[1:]
                                       for page in (anna, bram)]
         for page, name, faces in plays:
-            page.wait_for_selector("#live [data-action=roll]")
+            wait_css(page, "#live [data-action=roll]")
             roll(page, server, code, faces, 1)
-            button = page.locator(f"#live button[data-box={name}]")
-            zero = button.get_attribute("data-points") == "0"
-            button.click()
-            if zero:  # a 0 takes a second tap
-                expect(button).to_have_attribute("data-armed", "true")
-                button.click()
-            page.wait_for_selector("#live button[data-box]", state="detached")
+            score_box(page, name)  # a 0 takes a second tap
+            wait_css_gone(page, "#live button[data-box]")
 
         # the result: each player's accuracy, then the review lists every turn
         for page in (anna, bram):

@@ -143,38 +143,49 @@ ONLINE = re.compile(r"\bonline\b")
 def create_room(page, server, game: str, name: str) -> str:
     """Open a room of ``game`` from the new-room page as ``name``; returns its code once the
     lobby shows and the page's socket is online."""
-    from playwright.sync_api import expect
-
     page.goto(server.url + "/rooms/new")
     page.select_option("select[name=game]", game)
     page.fill("input[name=name]", name)
     page.click("form.new-room button[type=submit]")
-    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
-    expect(page.locator("body")).to_have_class(ONLINE)
+    wait_css(page, "#live[data-status='lobby']")
+    wait_css(page, "body.online")
     return page.url.rsplit("/", 1)[1]
 
 
 def join(page, server, code: str, name: str) -> None:
     """Take a seat in room ``code`` as ``name``; returns once the lobby shows online."""
-    from playwright.sync_api import expect
-
     page.goto(f"{server.url}/r/{code}")
     page.fill("input[name=name]", name)
     page.click("form[data-action=join] button[type=submit]")
-    expect(page.locator("#live")).to_have_attribute("data-status", "lobby")
-    expect(page.locator("body")).to_have_class(ONLINE)
+    wait_css(page, "#live[data-status='lobby']")
+    wait_css(page, "body.online")
 
 
 def caught_up(page, server, code: str) -> None:
     """Wait until ``page`` shows room ``code`` at the version the server holds now
     (state.json): every update already on its way is swapped in, so none replaces a form
     control the test changes next."""
-    from playwright.sync_api import expect
-
     from tests.support import http
 
     version = http.get(f"{server.url}/r/{code}/state.json").json()["version"]
-    expect(page.locator("#live")).to_have_attribute("data-version", str(version))
+    wait_css(page, f"#live[data-version='{version}']")
+
+
+def wait_css(page, css: str, timeout: float = 10_000) -> None:
+    """Wait until an element matching the CSS selector ``css`` is in ``page`` (attached).
+
+    It looks on every animation frame. Playwright's ``wait_for_selector`` and ``expect`` look
+    again after 100, 350 and 850 ms and then every second: an update that arrives after
+    120 ms is seen after 350, a 0 armed after 400 ms after 850. The loops that play whole
+    games wait with this. ``playwright.sync_api.TimeoutError`` after ``timeout`` ms."""
+    page.wait_for_function("(css) => document.querySelector(css) !== null", arg=css,
+                           timeout=timeout)
+
+
+def wait_css_gone(page, css: str, timeout: float = 10_000) -> None:
+    """Wait until no element of ``page`` matches the CSS selector ``css`` (see ``wait_css``)."""
+    page.wait_for_function("(css) => document.querySelector(css) === null", arg=css,
+                           timeout=timeout)
 
 
 def animations_done(page) -> None:
@@ -215,15 +226,13 @@ def pdf_pages(pdf: bytes) -> int:
 def score_box(page, box: str) -> None:
     """Fill the Kniffel-family box ``box`` on ``page`` by clicking it; a 0 takes the second
     tap it asks for (static/js/feel.js). Waits until the sheet shows the box filled."""
-    from playwright.sync_api import expect
-
     button = page.locator(f"#live button[data-box='{box}']")
     zero = button.get_attribute("data-points") == "0"
     button.click()
     if zero:
-        expect(button).to_have_attribute("data-armed", "true")
+        wait_css(page, f"#live button[data-box='{box}'][data-armed='true']")
         button.click()
-    page.wait_for_selector(f"#live [data-slot$='/{box}'][data-filled]")
+    wait_css(page, f"#live [data-slot$='/{box}'][data-filled]")
 
 
 @contextmanager

@@ -16,7 +16,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, create_room, join, screenshot, sqlite_server
+from tests.support.browser import (
+    chromium,
+    create_room,
+    join,
+    screenshot,
+    sqlite_server,
+    wait_css,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -50,12 +57,12 @@ def load(server, code: str, faces: list[int]) -> None:
 def roll(page, server, code: str, dice: tuple[int, int]) -> None:
     load(server, code, list(dice))
     page.click("#live [data-action=roll]")
-    page.wait_for_selector(f"#live .dice[data-roll='{sum(dice)}']")
+    wait_css(page, f"#live .dice[data-roll='{sum(dice)}']")
 
 
 def place(page, cell: str) -> None:
     page.click(f"#live button.cell.open[data-cell='{cell}']")
-    page.wait_for_selector(f"#live .sheet.mine [data-cell='{cell}'][data-value]")
+    wait_css(page, f"#live .sheet.mine [data-cell='{cell}'][data-value]")
 
 
 def knister_pair(server, browser, bram_viewport) -> tuple[Any, Any, Any, Any, str]:

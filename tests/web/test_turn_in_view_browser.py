@@ -13,7 +13,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import PHONE, chromium, create_room, join, score_box, sqlite_server
+from tests.support.browser import (
+    PHONE,
+    chromium,
+    create_room,
+    join,
+    score_box,
+    sqlite_server,
+    wait_css,
+    wait_css_gone,
+)
 from tests.web.test_play_feel_browser import load
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -45,14 +54,14 @@ def _knister_move(page, server, code: str) -> None:
         page.locator("#live button.cell.open").first.click()
     else:
         page.click("#live [data-enter-sum='7']")
-    expect(page.locator("#live")).not_to_have_attribute("data-version", version or "")
+    wait_css_gone(page, f"#live[data-version='{version}']")
 
 
 def _kniffel_move(page, server, code: str) -> None:
     """``page``'s player rolls 1 2 3 3 4 and scores it as chance (or ones, when taken)."""
     load(server, code, [1, 2, 3, 3, 4])
     page.click("#live [data-action=roll]")
-    expect(page.locator("#live .dice")).to_have_attribute("data-roll", "12334")
+    wait_css(page, "#live .dice[data-roll='12334']")
     taken = page.locator("#live button[data-box=chance]").count() == 0
     score_box(page, "ones" if taken else "chance")
 
@@ -62,7 +71,7 @@ def _settle(server, code: str, pages) -> None:
     there before the mover's page changes), so no page is read between two updates."""
     version = http.get(f"{server.url}/r/{code}/state.json").json()["version"]
     for page in pages:
-        expect(page.locator("#live")).to_have_attribute("data-version", str(version))
+        wait_css(page, f"#live[data-version='{version}']")
 
 
 def _is_mine(page) -> bool:

@@ -6,7 +6,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import caught_up, chromium, host_and_guest, score_box, screenshot
+from tests.support.browser import (
+    caught_up,
+    chromium,
+    host_and_guest,
+    score_box,
+    screenshot,
+    wait_css,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -43,12 +50,12 @@ def expect_filled(page, boxes: list[tuple[str, str]]) -> None:
 def roll(page, server, code, faces, count) -> None:
     load(server, code, faces)
     page.click("#live [data-action=roll]")
-    page.wait_for_selector(f"#live .dice[data-roll-count='{count}']")
+    wait_css(page, f"#live .dice[data-roll-count='{count}']")
 
 
 def hold(page, die: int) -> None:
     page.click(f"#live button[data-die='{die}']")
-    page.wait_for_selector(f"#live [data-die='{die}'][data-held='true']")
+    wait_css(page, f"#live [data-die='{die}'][data-held='true']")
 
 
 

@@ -23,6 +23,7 @@ from tests.support.browser import (
     score_box,
     screenshot,
     sqlite_server,
+    wait_css,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -55,7 +56,7 @@ def roll(page, server, code: str, faces: list[int]) -> None:
     r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text
     page.click("#live [data-action=roll]")
-    page.wait_for_selector(f"#live .dice[data-roll='{''.join(map(str, faces))}']")
+    wait_css(page, f"#live .dice[data-roll='{''.join(map(str, faces))}']")
 
 
 

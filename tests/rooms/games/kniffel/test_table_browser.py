@@ -10,7 +10,14 @@ from playwright.sync_api import expect
 
 from app.engines.kniffel import KNIFFEL_BOXES
 from tests.support import http
-from tests.support.browser import caught_up, chromium, create_room, pdf_pages, screenshot
+from tests.support.browser import (
+    caught_up,
+    chromium,
+    create_room,
+    pdf_pages,
+    screenshot,
+    wait_css,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -63,7 +70,7 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
         turns = [t for pair in zip(ANNA, BRAM, strict=True) for t in pair]
         for n, (dice, box) in enumerate(turns, start=1):
             turn = page.locator("#kniffel-turn")
-            expect(turn.locator(f".dice[data-roll-index='{n}']")).to_have_count(1)
+            wait_css(page, f"#kniffel-turn .dice[data-roll-index='{n}']")
             if n % 2 == 0:
                 expect(page.locator("#acting-for")).to_have_text("Filling in for: Bram")
                 expect(turn.locator(".turn-name")).to_have_text("Bram's turn, on this device")
@@ -79,8 +86,7 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
             for i, face in enumerate(dice):
                 turn.locator(f"[data-enter-die='{i}'] [data-face='{face}']").click()
             turn.locator("[data-action=enter]").click()
-            expect(turn.locator(".dice")).to_have_attribute(
-                "data-roll", "".join(map(str, dice)))
+            wait_css(page, f"#kniffel-turn .dice[data-roll='{''.join(map(str, dice))}']")
             if n == 2:
                 screenshot(page, "kniffel-pass-and-play")
             page.click(f"#live button[data-box='{box}']")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from app.engines import knikkers as engine
 from app.rooms.games.knikkers_race import dice_for_seed
 from tests.rooms.games.knikkers_race.helpers import SEED, cell, first_move, moves_to_the_end
-from tests.support.browser import chromium, create_room, join, screenshot
+from tests.support.browser import chromium, create_room, join, screenshot, wait_css
 from tests.support.server import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -34,10 +34,10 @@ def _move(page, n: int, src, dst) -> None:
     """Click marble ``src``, then cell ``dst``, on a page whose board shows ``n`` moves; wait
     until it shows ``n + 1``."""
     mine = page.locator("#race-mine")
-    expect(mine).to_have_attribute("data-moves", str(n))
+    wait_css(page, f"#race-mine[data-moves='{n}']")
     mine.locator(f'[data-cell="{cell(src)}"]').click()
     mine.locator(f'[data-cell="{cell(dst)}"]').click()
-    expect(mine).to_have_attribute("data-moves", str(n + 1))
+    wait_css(page, f"#race-mine[data-moves='{n + 1}']")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import chromium, screenshot
+from tests.support.browser import chromium, screenshot, wait_css_gone
 from tests.support.server import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -55,7 +55,7 @@ def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
             for page in pages:
                 page.locator(".cell.open").first.click(timeout=10_000)
             for page in pages:
-                page.wait_for_selector(".cell.open", state="detached", timeout=10_000)
+                wait_css_gone(page, ".cell.open")
             if i == 12:
                 screenshot(bram, "knister-mid-game")
 

@@ -8,7 +8,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import caught_up, chromium, create_room, join, pdf_pages, screenshot
+from tests.support.browser import (
+    caught_up,
+    chromium,
+    create_room,
+    join,
+    pdf_pages,
+    screenshot,
+    wait_css,
+    wait_css_gone,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -51,11 +60,10 @@ def test_two_phones_enter_real_sums_to_the_end(server) -> None:
             else:
                 roller.click(f"[data-entry=new] [data-enter-sum='{total}']")
             for page in pages.values():
-                expect(page.locator("#knister-turn .dice")).to_have_attribute(
-                    "data-roll", str(total))
+                wait_css(page, f"#knister-turn .dice[data-roll='{total}']")
                 page.locator(".cell.open").first.click(timeout=10_000)
             for page in pages.values():
-                page.wait_for_selector(".cell.open", state="detached", timeout=10_000)
+                wait_css_gone(page, ".cell.open")
             if i == 10:
                 screenshot(bram, "knister-table-mid-game")
 
