@@ -14,12 +14,13 @@ PORT ?= 8000
 run: install migrate
 	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
 
-# The suite runs on TEST_WORKERS processes (pytest-xdist; 2 = this project's machines' cores);
-# tests that share an expensive set-up are kept on one worker by their xdist_group mark.
+# The suite runs on TEST_WORKERS processes (pytest-xdist; 2 = this project's machines' cores),
+# a test file at a time (--dist loadfile): a module's server, browser or built site is set
+# up once, on one worker. (xdist_group marks do nothing under pytest 9 with xdist 3.8.)
 TEST_WORKERS ?= 2
 
 test: install
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check app tests bench migrations

@@ -98,9 +98,14 @@ def client(settings: Settings) -> Iterator[TestClient]:
 
 
 @pytest.fixture(scope="session")
-def shared_tables(tmp_path_factory) -> SharedTables:
-    """Strategy tables shared by the whole test session (each built once, on first use)."""
-    return SharedTables(tmp_path_factory.mktemp("strategy"))
+def shared_tables(tmp_path_factory, worker_id: str) -> SharedTables:
+    """Strategy tables shared by the whole run (each built once, on first use): under
+    pytest-xdist one folder for every worker (the run's own temporary folder; the builder's
+    lock, app/strategy/build.py, lets one worker build a table while the other waits)."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base if worker_id == "master" else base.parent) / "strategy-shared"
+    folder.mkdir(exist_ok=True)
+    return SharedTables(folder)
 
 
 @pytest.fixture(scope="session")

@@ -174,18 +174,19 @@ def caught_up(page, server, code: str) -> None:
 def wait_css(page, css: str, timeout: float = 10_000) -> None:
     """Wait until an element matching the CSS selector ``css`` is in ``page`` (attached).
 
-    It looks on every animation frame. Playwright's ``wait_for_selector`` and ``expect`` look
-    again after 100, 350 and 850 ms and then every second: an update that arrives after
-    120 ms is seen after 350, a 0 armed after 400 ms after 850. The loops that play whole
-    games wait with this. ``playwright.sync_api.TimeoutError`` after ``timeout`` ms."""
+    It looks every 25 ms (a timer in the page: no animation frames forced). Playwright's
+    ``wait_for_selector`` and ``expect`` look again after 100, 350 and 850 ms and then every
+    second: an update that arrives after 120 ms is seen after 350, a 0 armed after 400 ms
+    after 850. The loops that play whole games wait with this.
+    ``playwright.sync_api.TimeoutError`` after ``timeout`` ms."""
     page.wait_for_function("(css) => document.querySelector(css) !== null", arg=css,
-                           timeout=timeout)
+                           timeout=timeout, polling=25)
 
 
 def wait_css_gone(page, css: str, timeout: float = 10_000) -> None:
     """Wait until no element of ``page`` matches the CSS selector ``css`` (see ``wait_css``)."""
     page.wait_for_function("(css) => document.querySelector(css) === null", arg=css,
-                           timeout=timeout)
+                           timeout=timeout, polling=25)
 
 
 def animations_done(page) -> None:

@@ -9,7 +9,8 @@ each page is loaded once per language (the viewport and the colour scheme change
 reload). Every rule runs at phone size in light in each language (the longest words meet the
 narrowest screen there); in English every rule also runs at desktop size in dark, and the
 colour rules in the other two combinations (colours and the desktop layout do not depend on
-the language). One test goes through the three languages, so the site is built once.
+the language). The site is built once for the three languages' tests (a fixture of the
+module; ``make test`` runs a file's tests on one xdist worker, ``--dist loadfile``).
 
 Screenshots of each game at both sizes, light and dark, go to ``test-artifacts/screenshots/``
 (ignored by git).
@@ -104,16 +105,8 @@ def check(page, info: SitePage, lang: str) -> list[str]:
     return problems
 
 
-def test_every_page_has_no_serious_axe_violation(site: Site, browser) -> None:
-    problems: list[str] = []
-    for lang in i18n.LANGUAGES:
-        problems += _language_problems(site, browser, lang)
-    assert not problems, f"{len(problems)} serious/critical axe violations:\n" + "\n".join(problems)
-
-
-def _language_problems(site: Site, browser, lang: str) -> list[str]:
-    """Every page of ``site`` in ``lang`` checked (``check``); the lines also go to
-    ``test-artifacts/axe-<lang>.txt``."""
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
+def test_every_page_has_no_serious_axe_violation(site: Site, browser, lang: str) -> None:
     problems: list[str] = []
     contexts = {}
     try:
@@ -138,7 +131,7 @@ def _language_problems(site: Site, browser, lang: str) -> list[str]:
     report = ARTIFACTS / f"axe-{lang}.txt"
     report.parent.mkdir(exist_ok=True)
     report.write_text("\n".join(problems) + "\n")
-    return problems
+    assert not problems, f"{len(problems)} serious/critical axe violations:\n" + "\n".join(problems)
 
 
 def test_the_axe_check_finds_a_serious_violation(browser) -> None:

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from tests.support import http
 from tests.support.browser import (
+    caught_up,
     chromium,
     create_room,
     join,
@@ -73,6 +74,7 @@ def knister_pair(server, browser, bram_viewport) -> tuple[Any, Any, Any, Any, st
     anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
     code = create_room(anna, server, "knister", "Anna")
     join(bram, server, code, "Bram")
+    caught_up(anna, server, code)  # Bram's seat is on Anna's page: her start is not stale
     anna.click("[data-action=start]")
     expect(bram.locator("#live")).to_have_attribute("data-status", "playing")
     return anna_ctx, bram_ctx, anna, bram, code
@@ -155,6 +157,7 @@ def test_a_hidden_tab_is_told_of_its_turn_and_sound_can_be_switched_off(server, 
     anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
     code = create_room(anna, server, "knister", "Anna")
     join(bram, server, code, "Bram")
+    caught_up(anna, server, code)  # Bram's seat is on Anna's page: her start is not stale
     anna.click("[data-action=start]")
     expect(bram.locator("#live")).to_have_attribute("data-status", "playing")
     title = bram.title()

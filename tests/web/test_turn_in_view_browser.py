@@ -102,6 +102,7 @@ def test_a_new_turn_shows_the_turn_panel_below_the_header_on_a_phone(
         anna.select_option("#live select[data-option=dice]", "real")
         expect(others[-1].locator("#live [data-option-ro=dice]")).to_have_attribute(
             "data-value", "real")
+    _settle(server, code, pages)  # the last join is on Anna's page: her start is not stale
     anna.click("#live [data-action=start]")
     for page in pages:
         expect(page.locator(TURN)).to_be_attached()

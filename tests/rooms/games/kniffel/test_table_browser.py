@@ -91,6 +91,7 @@ def test_one_phone_fills_in_for_a_seat_without_a_phone_to_the_end(server) -> Non
                 screenshot(page, "kniffel-pass-and-play")
             page.click(f"#live button[data-box='{box}']")
 
+        wait_css(page, "#live[data-status='finished']")  # the last box is in
         final = http.get(f"{server.url}/r/{code}/state.json").json()
         assert final["status"] == "finished"
         anna_id, bram_id = (s["id"] for s in final["seats"])
