@@ -16,11 +16,12 @@ run: install migrate
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist; 2 = this project's machines' cores),
 # a test file at a time (--dist loadfile): a module's server, browser or built site is set
-# up once, on one worker. (xdist_group marks do nothing under pytest 9 with xdist 3.8.)
+# up once, on one worker; in the order tests/conftest.py gives (the longest files first), not
+# xdist's largest-file-first. (xdist_group marks do nothing under pytest 9 with xdist 3.8.)
 TEST_WORKERS ?= 2
 
 test: install
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check app tests bench migrations
