@@ -17,6 +17,7 @@ test that measures a real start.
 
 from __future__ import annotations
 
+import atexit
 import errno
 import fcntl
 import json
@@ -123,6 +124,17 @@ class Zygote:
         if not ready.get("ready"):
             raise RuntimeError(f"the fork server did not start (exit {self.proc.wait(10)})")
         self._ctl.settimeout(30)
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """End the fork server (it stops the servers it forked that still run), by its own
+        process id if it does not go by itself."""
+        self._ctl.close()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
 
     @classmethod
     def get(cls) -> Zygote:
