@@ -14,11 +14,13 @@ PORT ?= 8000
 run: install migrate
 	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
 
-# The suite runs on TEST_WORKERS processes (pytest-xdist; 2 = this project's machines' cores),
-# a test file at a time (--dist loadfile): a module's server, browser or built site is set
-# up once, on one worker; in the order tests/conftest.py gives (the longest files first), not
-# xdist's largest-file-first. (xdist_group marks do nothing under pytest 9 with xdist 3.8.)
-TEST_WORKERS ?= 2
+# The suite runs on TEST_WORKERS processes (pytest-xdist), a test file at a time: a module's
+# server, browser or built site is set up once, on one worker; in the order tests/conftest.py
+# gives (the longest files first), never more than two browser files at once
+# (tests/support/schedule.py: the browsers fill this project's two cores, and the third
+# worker runs the files that mostly wait beside them). xdist_group marks do nothing under
+# pytest 9 with xdist 3.8.
+TEST_WORKERS ?= 3
 
 test: install
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from tests.support import databases as dbs
+from tests.support.schedule import BrowserCappedScheduling, is_browser_file
 from tests.support.strategy import SharedTables
 
 hypothesis.settings.register_profile("knobel", deadline=None)
@@ -28,9 +29,25 @@ short tests fill in around them instead of one worker waiting for them at the en
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the longest files first, then the other browser tests, then the rest (a stable
-    sort: the order inside each part stays as collected, the same on every worker)."""
+    sort: the order inside each part stays as collected, the same on every worker).
+    A test marked ``browser`` must live in a ``..._browser.py`` file: the scheduler
+    (``tests/support/schedule.py``) knows browser files by their name."""
+    misplaced = sorted({item.nodeid.split("::", 1)[0] for item in items
+                        if item.get_closest_marker("browser")
+                        and not is_browser_file(item.nodeid.split("::", 1)[0])})
+    if misplaced:
+        raise pytest.UsageError("browser tests outside a ..._browser.py file: "
+                                + ", ".join(misplaced))
     items.sort(key=lambda item: 0 if item.nodeid.startswith(LONGEST)
                else 1 if item.get_closest_marker("browser") else 2)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadfile`` (``make test``): xdist's file-at-a-time scheduling with at
+    most two browser files running at once (``tests/support/schedule.py``)."""
+    if config.getoption("dist") == "loadfile":
+        return BrowserCappedScheduling(config, log)
+    return None
 
 
 def pytest_report_header(config) -> list[str]:
