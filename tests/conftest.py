@@ -27,11 +27,39 @@ LONGEST = ("tests/web/test_axe_browser.py", "tests/rooms/test_faults.py",
 short tests fill in around them instead of one worker waiting for them at the end."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def one_backend_each(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect one backend of every test marked ``one_backend``: its variants (the test with
+    its other parameters) take SQLite and Postgres in turn, in the module's order (the first
+    SQLite, the next Postgres, ...), so each backend runs half of the module; all on SQLite
+    when Postgres cannot be used (``postgres_problem``) and is not required."""
+    postgres = dbs.postgres_required() or dbs.postgres_problem() is None
+    seen: dict[str, dict[tuple, int]] = {}
+    keep, drop = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if (item.get_closest_marker("one_backend") is None or callspec is None
+                or "backend" not in callspec.params):
+            keep.append(item)
+            continue
+        variant = (getattr(item, "originalname", item.name),
+                   tuple(sorted((k, str(v)) for k, v in callspec.params.items()
+                                if k != "backend")))
+        order = seen.setdefault(item.nodeid.split("::", 1)[0], {})
+        turn = order.setdefault(variant, len(order))
+        chosen = dbs.BACKENDS[turn % len(dbs.BACKENDS)] if postgres else "sqlite"
+        (keep if callspec.params["backend"] == chosen else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the longest files first, then the other browser tests, then the rest (a stable
     sort: the order inside each part stays as collected, the same on every worker).
     A test marked ``browser`` must live in a ``..._browser.py`` file: the scheduler
-    (``tests/support/schedule.py``) knows browser files by their name."""
+    (``tests/support/schedule.py``) knows browser files by their name. Tests marked
+    ``one_backend`` run on one database backend each (``one_backend_each``)."""
+    one_backend_each(config, items)
     misplaced = sorted({item.nodeid.split("::", 1)[0] for item in items
                         if item.get_closest_marker("browser")
                         and not is_browser_file(item.nodeid.split("::", 1)[0])})

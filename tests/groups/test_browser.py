@@ -15,7 +15,7 @@ from tests.rooms.games.kniffel.test_browser import roll
 from tests.support import http
 from tests.support.browser import ONLINE, chromium, join, score_box, screenshot
 from tests.support.server import ServerProcess, server_env_for
-from tests.web.test_axe_browser import AXE, SIZES, axe_problems
+from tests.web.test_axe_browser import AXE, COLOURS_ONLY, FULL, SIZES, axe_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -141,7 +141,8 @@ def test_group_pages_have_no_serious_axe_violation(server) -> None:
     with chromium() as browser:
         for lang in i18n.LANGUAGES:
             for who, pages in paths.items():
-                ctx = browser.new_context(locale=lang, viewport=SIZES["phone"])
+                ctx = browser.new_context(locale=lang, viewport=SIZES[FULL[lang][0]],
+                                          color_scheme=FULL[lang][1])
                 jar = {**(cookies if who == "anna" else {}), i18n.LANG_COOKIE: lang}
                 ctx.add_cookies([{"name": k, "value": v, "url": server.url}
                                  for k, v in jar.items()])
@@ -151,10 +152,14 @@ def test_group_pages_have_no_serious_axe_violation(server) -> None:
                     response = page.goto(server.url + path)
                     assert response is not None and response.status == 200, path
                     assert page.get_attribute("html", "lang") == lang
-                    for size, scheme in (("phone", "light"), ("desktop", "dark")):
+                    # as tests/web/test_axe_browser.py: every rule in the language's own
+                    # size and scheme, the colour rules in the fourth combination (English)
+                    runs = [(FULL[lang], False)] + (
+                        [(COLOURS_ONLY[lang], True)] if lang in COLOURS_ONLY else [])
+                    for (size, scheme), colours in runs:
                         page.set_viewport_size(SIZES[size])
                         page.emulate_media(color_scheme=scheme)
                         problems += [f"{path} [{lang} {size} {scheme}] {line}"
-                                     for line in axe_problems(page)]
+                                     for line in axe_problems(page, contrast_only=colours)]
                 ctx.close()
     assert not problems, "\n".join(problems)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+import pytest
+
 from app.engines.knikkers import Game
 from tests.knikkers.helpers import (
     choose,
@@ -22,6 +24,8 @@ from tests.knikkers.helpers import (
     state,
     undo,
 )
+
+pytestmark = pytest.mark.one_backend
 
 
 def test_knikkers_starts_a_game_with_the_hooks_for_outside_checks(client) -> None:

@@ -5,6 +5,8 @@ Issue 6, acceptance 1 and 2; docs/rules.md, Knikkers.
 
 from __future__ import annotations
 
+import pytest
+
 from app.engines.knikkers import Game
 from tests.knikkers.helpers import (
     HTMX,
@@ -19,6 +21,8 @@ from tests.knikkers.helpers import (
     state,
     undo,
 )
+
+pytestmark = pytest.mark.one_backend
 
 SEED, VARIANT = 2, 4
 

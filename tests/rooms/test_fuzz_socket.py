@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from tests.support import http
 from tests.support.players import Guest, wait_for
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 # every action type the room knows except those a non-host seated player may legally do
 # (leave, next_game); the fuzzer has already placed the current roll and is not the roller.

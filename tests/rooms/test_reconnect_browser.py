@@ -14,7 +14,7 @@ from tests.support import http
 from tests.support.browser import ONLINE, chromium, create_room, join, score_box
 from tests.support.server import ServerProcess
 
-pytestmark = [pytest.mark.browser, pytest.mark.server]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.one_backend]
 
 OFFLINE = re.compile(r"\boffline\b")
 

@@ -10,7 +10,7 @@ from websockets.exceptions import InvalidStatus
 
 from tests.support.players import Guest, SocketClosed
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 
 async def _room(server, start: bool = True):

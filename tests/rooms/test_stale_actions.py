@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.players import Guest, RoomSocket, wait_for
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 
 @dataclass

@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.players import Guest
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 
 async def _room(server, kind, names=("Anna", "Bram"), lang=None, **options):

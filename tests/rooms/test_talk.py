@@ -14,7 +14,7 @@ from app.store.db import Database
 from app.store.models import ChatMessage, Room, Seat
 from tests.support.players import Guest, RoomSocket, close_all, wait_for
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 LINE = re.compile(r'data-chat-line="(\d+)"[^>]*><span class="chat-name">([^<]*):</span> '
                   r'<span class="chat-body">([^<]*)</span>')

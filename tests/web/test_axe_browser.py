@@ -6,11 +6,13 @@ error pages), in nl, de and en, at phone (390x844) and desktop (1280x800) size, 
 dark (``prefers-color-scheme``: the app's only theme switch). axe-core comes from the npm
 registry (``package.json``, ``node_modules/axe-core``), never a CDN. One server and one browser;
 each page is loaded once per language (the viewport and the colour scheme change without a
-reload). Every rule runs at phone size in light in each language (the longest words meet the
-narrowest screen there); in English every rule also runs at desktop size in dark, and the
-colour rules in the other two combinations (colours and the desktop layout do not depend on
-the language). The site is built once for the three languages' tests (a fixture of the
-module; ``make test`` runs a file's tests on one xdist worker, ``--dist loadfile``).
+reload). Each language runs every rule once, each in another of the four combinations of size
+and scheme (``FULL``: nl phone light, de desktop dark, en phone dark), and English runs the
+colour rules in the fourth (desktop light): every rule meets every language, and the colour
+rules every combination (axe's rules read the markup, names and colours, none of which
+depends on the language in one combination and not in another). The site is built once for
+the three languages' tests (a fixture of the module; ``make test`` runs a file's tests on one
+xdist worker, ``--dist loadfile``).
 
 Screenshots of each game at both sizes, light and dark, go to ``test-artifacts/screenshots/``
 (ignored by git).
@@ -36,6 +38,10 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "hei
 SCHEMES = ("light", "dark")
 BLOCKING = ("serious", "critical")
 SHOTS = ARTIFACTS / "screenshots"
+FULL = {"nl": ("phone", "light"), "de": ("desktop", "dark"), "en": ("phone", "dark")}
+"""The size and scheme in which each language runs every rule."""
+COLOURS_ONLY = {"en": ("desktop", "light")}
+"""Where a language runs the colour rules alone, so that they meet every combination."""
 
 
 @pytest.fixture(scope="module")
@@ -85,24 +91,30 @@ def axe_problems(page, contrast_only: bool = False) -> list[str]:
 
 
 def check(page, info: SitePage, lang: str) -> list[str]:
-    """The blocking violations of the loaded page ``info``: every rule at phone size in light;
-    in English also every rule at desktop size in dark, the colour rules in the other two
-    combinations, and screenshots of the game pages in the two full ones."""
+    """The blocking violations of the loaded page ``info`` in ``lang``: every rule in the
+    language's ``FULL`` combination, the colour rules in its ``COLOURS_ONLY`` one; in English
+    a screenshot of the game pages in both."""
     problems = []
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        for scheme in SCHEMES:
-            full = (size, scheme) in (("phone", "light"), ("desktop", "dark"))
-            if lang != "en" and (size, scheme) != ("phone", "light"):
-                continue
-            page.emulate_media(color_scheme=scheme)
-            problems += [f"{info.name} [{lang} {size} {scheme}] {line}"
-                         for line in axe_problems(page, contrast_only=not full)]
-            if lang == "en" and info.shot and full:
-                SHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SHOTS / f"{info.name}-{size}-{scheme}.png"),
-                                full_page=True)
+    runs = [(FULL[lang], False)] + ([(COLOURS_ONLY[lang], True)] if lang in COLOURS_ONLY else [])
+    for (size, scheme), contrast_only in runs:
+        page.set_viewport_size(SIZES[size])
+        page.emulate_media(color_scheme=scheme)
+        problems += [f"{info.name} [{lang} {size} {scheme}] {line}"
+                     for line in axe_problems(page, contrast_only=contrast_only)]
+        if lang == "en" and info.shot:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"{info.name}-{size}-{scheme}.png"),
+                            full_page=True)
     return problems
+
+
+def test_every_combination_meets_every_rule_and_every_language() -> None:
+    """The plan above: four combinations, each language once with every rule, the colour
+    rules in all four."""
+    combos = {(size, scheme) for size in SIZES for scheme in SCHEMES}
+    assert set(FULL) == set(i18n.LANGUAGES)
+    assert set(FULL.values()) | set(COLOURS_ONLY.values()) == combos
+    assert len(set(FULL.values())) == len(FULL)
 
 
 @pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
@@ -111,14 +123,16 @@ def test_every_page_has_no_serious_axe_violation(site: Site, browser, lang: str)
     contexts = {}
     try:
         for who, cookies in site.cookies.items():
-            ctx = browser.new_context(viewport=SIZES["phone"], locale=lang)
+            size, scheme = FULL[lang]
+            ctx = browser.new_context(viewport=SIZES[size], color_scheme=scheme, locale=lang)
             ctx.add_cookies([{"name": k, "value": v, "url": site.url} for k, v in
                              {**cookies, i18n.LANG_COOKIE: lang}.items()])
             ctx.add_init_script(path=str(AXE))  # axe-core in every page this context loads
             contexts[who] = (ctx, ctx.new_page())
         for info in site.pages:
             page = contexts[info.who][1]
-            page.set_viewport_size(SIZES["phone"])
+            page.set_viewport_size(SIZES[FULL[lang][0]])
+            page.emulate_media(color_scheme=FULL[lang][1])
             response = page.goto(site.url + info.path)
             assert response is not None and response.status == info.status, (
                 info.name, response and response.status)

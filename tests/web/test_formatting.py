@@ -15,7 +15,7 @@ from tests.support import http
 from tests.support.server import ServerProcess, server_env_for
 from tests.support.site import BIG_AT, BIG_SCORE, build_site
 
-pytestmark = [pytest.mark.server]
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 GROUPED = {"nl": "12.345", "de": "12.345", "en": "12,345"}
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from schemathesis.checks import not_a_server_error
 
 from app.main import create_app
+
+pytestmark = pytest.mark.one_backend
 
 
 def test_no_request_from_the_schema_gets_a_server_error(settings) -> None:

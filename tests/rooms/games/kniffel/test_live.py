@@ -19,7 +19,7 @@ from app.store.db import Database
 from tests.support.players import Guest
 from tests.support.room_service import act_as
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 EXTRA_BONUS = {"kniffel": 50, "kitkniff": 100, "yatzy": 0}
 JOKER_FULL_HOUSE = {"kniffel": 25, "kitkniff": 25, "yatzy": 0}  # Yatzy has no joker

@@ -16,7 +16,7 @@ from tests.rooms.games.knikkers_race.helpers import SEED, cell, first_move, move
 from tests.support.players import Guest
 from tests.support.waiting import until_async
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 
 async def _started(guest: Guest, code: str) -> dict:

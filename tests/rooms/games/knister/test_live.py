@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.players import Guest, wait_for
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
 
 async def _start_game(server, names=("Anna", "Bram")):
