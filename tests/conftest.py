@@ -22,9 +22,14 @@ the suite's browsers an example of the Kniffel fill property took 282 ms and fai
 A deadline measures the machine's load, not a rule; pytest-timeout stops a test that hangs."""
 
 LONGEST = ("tests/web/test_axe_browser.py", "tests/rooms/test_faults.py",
-           "tests/rooms/bots/test_browser.py")
-"""Test files that take a minute or more: started first, so that on two xdist workers the
-short tests fill in around them instead of one worker waiting for them at the end."""
+           "tests/rooms/test_scale_out.py", "tests/rooms/games/kniffel/test_phone_browser.py",
+           "tests/rooms/bots/test_browser.py", "tests/rooms/games/kniffel/test_live.py",
+           "tests/rooms/bots/test_bots_server.py", "tests/groups/test_browser.py",
+           "tests/web/test_play_feel_browser.py", "tests/rooms/games/knister/test_live.py",
+           "tests/engines/test_kniffel_optimal.py")
+"""Test files that take half a minute or more (``--durations``, 2026-12-04), longest first:
+started in this order, so that the short tests fill in around them at the end instead of a
+worker waiting for one of them."""
 
 
 def one_backend_each(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -66,8 +71,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if misplaced:
         raise pytest.UsageError("browser tests outside a ..._browser.py file: "
                                 + ", ".join(misplaced))
-    items.sort(key=lambda item: 0 if item.nodeid.startswith(LONGEST)
-               else 1 if item.get_closest_marker("browser") else 2)
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::", 1)[0]
+        if path in LONGEST:
+            return 0, LONGEST.index(path)
+        return (1 if item.get_closest_marker("browser") else 2), 0
+
+    items.sort(key=rank)
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -103,3 +103,11 @@ def test_a_worker_left_with_only_browser_files_waits_and_is_served_when_one_ends
                    for i in owner.queue):
             break
     assert len(running_browser_files(sched, nodes)) == 2
+
+
+def test_the_longest_files_named_in_conftest_exist() -> None:
+    """A renamed file would silently lose its early start."""
+    from app.settings import ROOT
+    from tests.conftest import LONGEST
+
+    assert [path for path in LONGEST if not (ROOT / path).is_file()] == []
