@@ -122,7 +122,8 @@ def format_number(value: int | float | None) -> str:
         return "–"
     if type(value) is int:  # scores and counts: the same few thousand over and over
         return _format_int(value, _current.get())
-    return babel_numbers.format_decimal(value, locale=_current.get())
+    locale = _locale(_current.get())
+    return locale.decimal_formats[None].apply(value, locale)  # the language's own pattern
 
 
 @lru_cache(maxsize=4096)
@@ -131,13 +132,25 @@ def _format_int(value: int, lang: str) -> str:
     return babel_numbers.format_decimal(value, locale=lang)
 
 
+@lru_cache(maxsize=8)
+def _locale(lang: str) -> Locale:
+    """Babel's ``Locale`` of ``lang``, parsed once (each Babel call would parse it again)."""
+    return Locale.parse(lang)
+
+
+@lru_cache(maxsize=16)
+def _pattern(pattern: str) -> babel_numbers.NumberPattern:
+    """A CLDR number pattern (``#,##0.0``), parsed once."""
+    return babel_numbers.parse_pattern(pattern)
+
+
 def format_decimal(value: float | None, digits: int = 1) -> str:
     """``value`` with exactly ``digits`` decimals and grouping: ``11.172,5`` (nl, de),
     ``11,172.5`` (en); ``–`` for None."""
     if value is None:
         return "–"
     pattern = "#,##0." + "0" * digits if digits > 0 else "#,##0"
-    return babel_numbers.format_decimal(value, format=pattern, locale=_current.get())
+    return _pattern(pattern).apply(value, _locale(_current.get()))
 
 
 def format_date(value: date | datetime | None, form: str = "medium") -> str:
@@ -148,7 +161,7 @@ def format_date(value: date | datetime | None, form: str = "medium") -> str:
         return ""
     if isinstance(value, datetime):
         value = _utc(value).date()
-    return babel_dates.format_date(value, format=form, locale=_current.get())
+    return babel_dates.format_date(value, format=form, locale=_locale(_current.get()))
 
 
 def format_datetime(value: datetime | None) -> str:
@@ -157,7 +170,7 @@ def format_datetime(value: datetime | None) -> str:
     if value is None:
         return ""
     value = _utc(value)
-    locale = Locale.parse(_current.get())
+    locale = _locale(_current.get())
     day = babel_dates.format_date(value.date(), format="medium", locale=locale)
     time = babel_dates.format_time(value, format="short", locale=locale)
     return str(locale.datetime_formats["medium"]).format(time, day)

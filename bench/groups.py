@@ -13,7 +13,9 @@
    group, in one transaction), timing every game; also times ``ratings.update`` alone.
 4. Times ``GET /groups/<code>`` (the table page: this month's and the all-time Kniffel table
    with ratings, head-to-head, records, games, chart, rendered) ``--runs`` times each, warm,
-   with what lives on frozen first (``gc.freeze``, as the server's freezer does).
+   with what lives on frozen first (``gc.freeze``, as the server's freezer does); then the
+   first view after each of ``--runs``/3 new results (the group's ``results_version``
+   counted up: records, games and the chart read again, as after a game).
 
 Goals (docs/architecture.md, "Groups"): table page p99 <= 30 ms; rating update <= 5 ms a game.
 """
@@ -41,7 +43,7 @@ from app.clock import utcnow  # noqa: E402
 from app.groups.models import Group, GroupMember, GroupRoom  # noqa: E402
 from app.groups.rating_store import rate_game  # noqa: E402
 from app.groups.ratings import update  # noqa: E402
-from app.groups.record import Recorder  # noqa: E402
+from app.groups.record import Recorder, changed  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.store.db import Database  # noqa: E402
@@ -170,6 +172,15 @@ async def run(url: str, args: argparse.Namespace, var: Path) -> None:
             report(f"GET table page {query} ({rows} rows)", times)
             print(f"  full collections while timing: "
                   f"{gc.get_stats()[2]['collections'] - full_before}")
+            # the first view after a game was recorded: nothing of the history kept
+            first = []
+            for _ in range(max(20, args.runs // 3)):
+                async with db.sessionmaker() as session, session.begin():
+                    await changed(session, 1)
+                t = time.perf_counter()
+                assert (await client.get(path)).status_code == 200
+                first.append((time.perf_counter() - t) * 1000)
+            report("  the first view after a new game", first)
     await db.dispose()
 
 

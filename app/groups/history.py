@@ -126,13 +126,16 @@ async def games(session: AsyncSession, group_id: int, season: Season,
     if kind is not None:
         latest = latest.where(GroupResult.kind == kind)
     ids: list[int] = list(dict.fromkeys((await session.execute(latest)).scalars()))[:limit]
-    rows = (await session.execute(
-        select(GroupResult).where(GroupResult.game_id.in_(ids)))).scalars()
+    rows: Any = await session.execute(  # columns, not ORM objects: up to 300 rows a page
+        select(GroupResult.game_id, GroupResult.kind, GroupResult.finished_at,
+               GroupResult.code, GroupResult.number, GroupResult.rank, GroupResult.name,
+               GroupResult.score).where(GroupResult.game_id.in_(ids)))
     by_game: dict[int, PlayedGame] = {}
-    for r in rows:
-        game = by_game.setdefault(r.game_id, PlayedGame(r.kind, as_utc(r.finished_at), r.code,
-                                                        r.number, []))
-        game.places.append((r.rank, r.name, r.score))
+    for game_id, kind_, finished_at, code, number, rank, name, score in rows:
+        game = by_game.get(game_id)
+        if game is None:
+            game = by_game[game_id] = PlayedGame(kind_, as_utc(finished_at), code, number, [])
+        game.places.append((rank, name, score))
     for game in by_game.values():
         game.places.sort()
     return [by_game[i] for i in ids if i in by_game]

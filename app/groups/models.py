@@ -29,7 +29,9 @@ from app.store.models import Base, Game
 
 class Group(Base):
     """Friends who play together, at ``/groups/<code>``; ``invite`` is the token of the
-    current invite link (renewing it makes the old link stop working)."""
+    current invite link (renewing it makes the old link stop working); ``results_version``
+    counts the changes to the group's results (a game recorded, its accuracies stored): what
+    the page shows from them is kept per version (``app.groups.page``)."""
 
     __tablename__ = "groups"
 
@@ -39,6 +41,7 @@ class Group(Base):
     admin_player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     invite: Mapped[str] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    results_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class GroupMember(Base):
@@ -163,6 +166,8 @@ Index("ix_group_nights_group", GroupNight.group_id, GroupNight.started_at)
 Index("ix_group_results_table", GroupResult.group_id, GroupResult.kind,
       GroupResult.finished_at, GroupResult.player_id)
 Index("ix_group_results_night", GroupResult.night_id)
+Index("ix_group_results_player", GroupResult.group_id, GroupResult.player_id, GroupResult.kind,
+      GroupResult.finished_at)
 Index("ix_group_results_recent", GroupResult.group_id, GroupResult.finished_at)
 Index("ix_group_results_score", GroupResult.group_id, GroupResult.kind, GroupResult.score)
 Index("ix_group_results_kniffels", GroupResult.group_id, GroupResult.kniffels)

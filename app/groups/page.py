@@ -4,6 +4,7 @@ season's table with ratings, head-to-head, records, games, the chart, members an
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -67,6 +68,31 @@ async def with_ratings(session: AsyncSession, group: Group, kind: str,
     return {player: skill.shown for player, skill in rated["all"].items()}
 
 
+KEPT = 512
+"""Pages' worth of history (records, games, a viewer's series) kept per process."""
+_kept: OrderedDict[tuple, tuple] = OrderedDict()
+
+
+async def _history(session: AsyncSession, group: Group, kind: str, season: Season,
+                   viewer: str) -> tuple:
+    """``(records, games, series)`` of ``group`` in ``season`` (``series``: ``viewer``'s
+    points per game of ``kind``): read once per ``group.results_version`` (they change only
+    when a game is recorded or its accuracies are stored), then kept (the latest ``KEPT``).
+    Callers must not change what they get."""
+    key = (group.id, group.results_version, season.key, kind, viewer)
+    found = _kept.get(key)
+    if found is not None:
+        _kept.move_to_end(key)
+        return found
+    found = (await history.records(session, group.id, season),
+             await history.games(session, group.id, season),
+             await history.score_series(session, group.id, kind, season, viewer))
+    _kept[key] = found
+    if len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return found
+
+
 async def group_context(session: AsyncSession, group: Group, viewer: str, view: Choice,
                         now: datetime) -> dict[str, Any]:
     """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``."""
@@ -79,7 +105,7 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
     pair = None
     if b and a != b:
         pair = await history.head_to_head(session, group.id, view.kind, view.season, a, b)
-    series = await history.score_series(session, group.id, view.kind, view.season, viewer)
+    records, games, series = await _history(session, group, view.kind, view.season, viewer)
     night = await nights.latest_night(session, group.id)
     night_games, standing = (await nights.standings(session, night.id)
                              if night is not None else (0, []))
@@ -89,8 +115,7 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
         "members": people, "is_admin": group.admin_player_id == viewer, "viewer": viewer,
         "names": {m.player_id: m.name for m in people},
         "a": a, "b": b, "pair": pair,
-        "records": await history.records(session, group.id, view.season),
-        "games": await history.games(session, group.id, view.season),
+        "records": records, "games": games,
         "chart": score_line([s for _, s in series]) if len(series) > 1 else None,
         "series": series,
         "night": night, "night_games": night_games, "standing": standing,

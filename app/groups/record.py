@@ -16,13 +16,20 @@ from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 
 import structlog
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc, utcnow
 from app.groups.feats import kniffels
-from app.groups.models import GroupMember, GroupNight, GroupResult, GroupRoom, RatedGame
+from app.groups.models import (
+    Group,
+    GroupMember,
+    GroupNight,
+    GroupResult,
+    GroupRoom,
+    RatedGame,
+)
 from app.groups.rating_store import rate_game
 from app.groups.ratings import ranks_of
 from app.groups.standings import add_accuracies, add_results
@@ -138,6 +145,8 @@ class Recorder:
                     row.accuracy = found.get(row.seat_id)
                 await add_accuracies(session, [r for r in results
                                                if r.member and r.accuracy is not None])
+                if results:
+                    await changed(session, results[0].group_id)
         except Exception:
             log.exception("accuracy_not_stored", game=game.id)
 
@@ -194,6 +203,13 @@ async def _group_results(session: AsyncSession, game: Game, group_id: int,
         if result.member:
             counted.append(result)
     await add_results(session, counted)
+    await changed(session, group_id)
+
+
+async def changed(session: AsyncSession, group_id: int) -> None:
+    """Count up group ``group_id``'s ``results_version`` (in the caller's transaction)."""
+    await session.execute(update(Group).where(Group.id == group_id)
+                          .values(results_version=Group.results_version + 1))
 
 
 async def _night_at(session: AsyncSession, group_id: int, at: datetime) -> int | None:

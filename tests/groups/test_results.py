@@ -199,3 +199,43 @@ def test_accuracy_from_the_analysis_counts_in_the_table_and_records(database_url
         assert found["accuracy"] == (90, "Anna", 1)
 
     asyncio.run(run())
+
+
+def test_the_page_reads_its_history_again_after_each_recorded_game(database_url):
+    """``results_version`` counts up with each recorded game and with its accuracies; the
+    page's kept records, games and chart (``app.groups.page._history``) are read again for a
+    new version, and kept for the same one."""
+    from app.groups.models import Group
+    from app.groups.page import _history
+
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, room = await make_group(db)
+
+            async def accuracy(game):
+                return {}  # nothing found: no change, no new version
+
+            recorder = Recorder(db, accuracy)
+            first = await add_game(db, room, 1, "kniffel", {ANNA: 200, BRAM: 150}, T0)
+            assert await recorder.record(first)
+            async with db.sessionmaker() as session:
+                group = await session.get(Group, group_id)
+                assert group.results_version == 1
+                records, games, series = await _history(session, group, "kniffel", MONTH, ANNA)
+                assert [g.number for g in games] == [1] and [s for _, s in series] == [200]
+                again = await _history(session, group, "kniffel", MONTH, ANNA)
+                assert again[1] is games  # the same version: kept
+            second = await add_game(db, room, 2, "kniffel", {ANNA: 250, BRAM: 100},
+                                    T0 + timedelta(hours=1))
+            assert await recorder.record(second)
+            async with db.sessionmaker() as session:
+                group = await session.get(Group, group_id)
+                assert group.results_version == 2
+                records, games, series = await _history(session, group, "kniffel", MONTH, ANNA)
+                assert [g.number for g in games] == [2, 1]
+                assert [s for _, s in series] == [200, 250]
+        finally:
+            await db.dispose()
+
+    asyncio.run(run())
