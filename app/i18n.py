@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from functools import cache, lru_cache
 from pathlib import Path
 
+import pyphen
 from babel import Locale
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
@@ -151,6 +152,31 @@ def format_decimal(value: float | None, digits: int = 1) -> str:
         return "–"
     pattern = "#,##0." + "0" * digits if digits > 0 else "#,##0"
     return _pattern(pattern).apply(value, _locale(_current.get()))
+
+
+HYPHENATION = {"nl": "nl_NL", "de": "de_DE", "en": "en_GB"}
+"""The Pyphen (LibreOffice hyphenation) dictionary of each language."""
+SHY = "\u00ad"
+
+
+def hyphenate(text: str) -> str:
+    """``text`` with soft hyphens (U+00AD) where the current language's hyphenation allows a
+    break, in words of 8 letters or more: a narrow column (a Kniffel sheet's box names on a
+    phone) then breaks "Dreier-pasch" with a hyphen instead of "Dreierpa/sch". Safe in
+    markup: only characters are added."""
+    return _hyphenated(text, _current.get())
+
+
+@lru_cache(maxsize=1024)
+def _hyphenated(text: str, lang: str) -> str:
+    dictionary = _dictionary(lang)
+    return " ".join(dictionary.inserted(word, hyphen=SHY) if len(word) >= 8 else word
+                    for word in text.split(" "))
+
+
+@lru_cache(maxsize=4)
+def _dictionary(lang: str) -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang=HYPHENATION.get(lang, "en_GB"))
 
 
 def format_date(value: date | datetime | None, form: str = "medium") -> str:

@@ -7,6 +7,7 @@ this module only names the step and gathers what its explanation shows.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,63 @@ class GuideStep:
     diagonal: bool = False
     hint: Hint | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    feedback: Feedback | None = None
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """How the player's box of the turn before compares with the strong bot's: ``chosen`` box
+    (``points`` written), the bot's ``best`` box, and ``cost``: the expected final total the
+    player's choice gives away against the bot's (0 when the same, points >= 0); the game's
+    ``ruleset`` (for the boxes' names)."""
+
+    chosen: str
+    points: int
+    best: str
+    cost: float
+    ruleset: str
+
+    @property
+    def same(self) -> bool:
+        """True when the player wrote the box the bot would have."""
+        return self.chosen == self.best
+
+
+def box_feedback(state: KniffelState, seat: int, hint: Hint | None) -> Feedback | None:
+    """The ``Feedback`` on ``seat``'s last written box, given the ``hint`` shown for the
+    dice of its turn (the last one the guide showed); None without a hint, without a box
+    written, or when the box's points are not those the hint was for (the player wrote after
+    a roll whose hint the page had not fetched)."""
+    if hint is None or seat not in state.last:
+        return None
+    column, box = state.last[seat]
+    points = state.cards[seat][column].boxes.get(box)
+    offered = {name: (now, cost) for name, now, _total, cost in hint.boxes}
+    if points is None or box not in offered or offered[box][0] != points:
+        return None
+    return Feedback(box, points, hint.box, max(0.0, offered[box][1]), state.ruleset)
+
+
+class ShownHints:
+    """The last hint the guide showed each seat in each turn, per room (``(code, seat,
+    turn_no)`` -> ``Hint``; the newest ``size`` kept, in this process): what the next turn's
+    feedback compares the written box with."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._hints: OrderedDict[tuple[str, int, int], Hint] = OrderedDict()
+
+    def remember(self, code: str, seat: int, turn_no: int, hint: Hint) -> None:
+        """Keep ``hint`` as the one shown to ``seat`` in turn ``turn_no`` of room ``code``."""
+        key = (code, seat, turn_no)
+        self._hints[key] = hint
+        self._hints.move_to_end(key)
+        while len(self._hints) > self.size:
+            self._hints.popitem(last=False)
+
+    def recall(self, code: str, seat: int, turn_no: int) -> Hint | None:
+        """The hint last shown to ``seat`` in turn ``turn_no`` of room ``code``, if kept."""
+        return self._hints.get((code, seat, turn_no))
 
 
 def knister_step(state: RoomState, seat: int, strategies: Strategies) -> GuideStep:

@@ -8,13 +8,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.i18n import gettext as _
-from app.review.guide import kniffel_step, knister_step
+from app.review.guide import (
+    KNIFFEL_TURNS,
+    ShownHints,
+    box_feedback,
+    kniffel_step,
+    knister_step,
+)
 from app.rooms.codes import is_code
 from app.rooms.games.knister.state import KnisterState
 from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, StrategyDep
@@ -22,6 +29,9 @@ from app.web.pages import seat_name
 from app.web.templating import templates
 
 router = APIRouter()
+SHOWN = ShownHints()
+"""The hints the guide showed, for the next turn's feedback (per process: a guided round is
+one player on one page; after a restart the feedback on the turn before is left out)."""
 LEARN_GAMES = {"knister": {}, "kniffel": {"hints": "true"}}
 """The games with a guided round, and the room options it starts with."""
 
@@ -65,5 +75,11 @@ async def room_guide(request: Request, code: str, rooms: RoomsDep, reviews: Revi
             found = await reviews.hint(state.game.kind, state.game.options, card.copy(),
                                        turn.dice, turn.held, turn.rolls)
         step = kniffel_step(state, seat.id, found)
+        if found is not None:
+            SHOWN.remember(code, seat.id, game_state.turn_no, found)
+        before = game_state.turn_no - 1  # the turn whose box the player wrote last
+        if step.phase in ("roll", "done") and 1 <= before <= KNIFFEL_TURNS:
+            feedback = box_feedback(game_state, seat.id, SHOWN.recall(code, seat.id, before))
+            step = dataclasses.replace(step, feedback=feedback)
     return templates.TemplateResponse(request, "review/_guide.html",
                                       {"step": step, "code": code, "version": state.version})

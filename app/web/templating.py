@@ -46,6 +46,7 @@ def make_templates() -> Jinja2Blocks:
     env.filters["decimal"] = i18n.format_decimal
     env.filters["date"] = i18n.format_date
     env.filters["datetime"] = i18n.format_datetime
+    env.filters["hyphenate"] = i18n.hyphenate
     env.globals["decimal"] = i18n.format_decimal
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]
     return templates

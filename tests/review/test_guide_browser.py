@@ -106,6 +106,10 @@ def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
                 (2, [2, 3, 4, 5, 6], "large_straight", "(40 punten)")):
             expect(guide).to_contain_text(f"beurt {n} van 2")
             if faces:
+                # the turn before followed the bot: said so (a fresh user's finding: the
+                # guide said nothing about the player's own choice)
+                expect(guide.locator("[data-guide-feedback]")).to_have_attribute(
+                    "data-guide-feedback", "same")
                 roll_step(server, page, n, faces)
             expect(guide).to_have_attribute("data-guide-phase", "box")
             expect(page.locator("#live .guide-target")).to_have_count(1)
@@ -115,6 +119,12 @@ def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
             expect(guide.locator("[data-guide-advice]")).to_contain_text(advice)
             if n == 1:
                 screenshot(page, "guide-kniffel-phone-nl")
-            page.click(f"#live button[data-box='{box}']")
+            # the second turn goes its own way: Chance (20) instead of the large straight
+            page.click(f"#live button[data-box='{box if n == 1 else 'chance'}']")
         expect(guide).to_have_attribute("data-guide-phase", "done")
         expect(guide).to_contain_text("Begeleide ronde voorbij")
+        feedback = guide.locator("[data-guide-feedback]")
+        expect(feedback).to_have_attribute("data-guide-feedback", "other")
+        expect(feedback).to_contain_text("Kans in (20 punten)")
+        expect(feedback).to_contain_text("Grote straat")
+        screenshot(page, "guide-kniffel-feedback-nl")

@@ -4,7 +4,8 @@ docs/architecture.md, "Bots").
 
 One driver task per room with something for a bot to do. It reads the room as the database
 has it (``RoomService.current``), asks each bot-played seat for its next move (``moves``),
-gives each new move a due moment ``delay`` (0.5-1.5 s by default) after it first saw it, and
+gives each new move a due moment ``delay`` (0.5-1.5 s by default; a hold or release of one
+die, part of a keep already decided, ``HOLD_SHARE`` of that) after it first saw it, and
 sends the earliest due one through ``RoomService.act`` with its fixed action id. Before every
 move it holds the room's lease (``lease``), so with several processes only one moves a room's
 bots. It wakes when the room changes here (``watch``, called after every re-arm of the room's
@@ -35,6 +36,19 @@ if TYPE_CHECKING:
     from app.rooms.service import RoomService
 
 log = structlog.get_logger("knobel.bots")
+
+
+HOLD_SHARE = 0.25
+"""A hold or release waits this share of a move's delay: the keep was decided with the roll
+it follows, and a bot that held three dice at 0.5-1.5 s each made the others wait (a fresh
+user's finding: "the bots are slow")."""
+
+
+def pause(message: dict[str, Any], rng: random.Random, delay: tuple[float, float]) -> float:
+    """Seconds a bot waits before sending ``message`` (a room action, ``{"type": ...}``):
+    drawn from ``delay`` (min, max seconds); a ``hold`` waits ``HOLD_SHARE`` of the draw."""
+    seconds = rng.uniform(*delay)
+    return seconds * HOLD_SHARE if message["type"] == "hold" else seconds
 
 
 class BotRunner:
@@ -105,7 +119,8 @@ class BotRunner:
                         key = (seat, who.takeover, repr(sorted(move[1].items())))
                         moves[key] = (who, move)
                 now = loop.time()
-                dues = {key: dues.get(key, now + self._rng.uniform(*self.delay))
+                dues = {key: dues.get(key, now + pause(moves[key][1][1], self._rng,
+                                                       self.delay))
                         for key in moves}
                 if not moves:
                     await self._sleep(wake, self.poll)

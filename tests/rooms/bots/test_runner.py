@@ -228,3 +228,22 @@ async def test_a_returning_player_takes_over_at_once(database_url):
             assert waiting_for_ann
         finally:
             await runner.close()
+
+
+def test_a_hold_comes_after_a_quarter_of_a_moves_pause():
+    """A fresh user's finding: bots that held three dice at 0.5-1.5 s each were slow. A hold
+    (part of a keep decided with its roll) waits a quarter of the drawn pause; a roll, a box or
+    a placement waits all of it (docs/rules.md, "Bots")."""
+    import random
+
+    from app.rooms.bots.runner import HOLD_SHARE, pause
+
+    assert HOLD_SHARE == 0.25
+    for kind in ("roll", "score", "place"):
+        waits = [pause({"type": kind}, random.Random(i), (0.5, 1.5)) for i in range(200)]
+        assert 0.5 <= min(waits) and max(waits) <= 1.5 and max(waits) - min(waits) > 0.8
+    holds = [pause({"type": "hold", "die": 1, "held": True}, random.Random(i), (0.5, 1.5))
+             for i in range(200)]
+    assert 0.125 <= min(holds) and max(holds) <= 0.375
+    assert pause({"type": "hold"}, random.Random(3), (0.5, 1.5)) == \
+        pause({"type": "roll"}, random.Random(3), (0.5, 1.5)) * 0.25

@@ -52,6 +52,13 @@ def test_two_browsers_play_a_full_game(backend, server_env, tmp_path) -> None:
         for i in range(25):
             roller = _roller(server, link.rsplit("/", 1)[1], {"Anna": anna, "Bram": bram})
             roller.click("[data-action=roll]")
+            if i == 0:  # a fresh user's finding: the own sheet said "thinking…" too
+                for page, mine, theirs in ((anna, "Jouw beurt", "denkt na…"),
+                                           (bram, "Du bist dran", "überlegt…")):
+                    own = page.locator(".sheet.mine .placed-mark")
+                    other = page.locator(".sheet:not(.mine) .placed-mark")
+                    expect(own).to_have_text(mine, use_inner_text=True)
+                    expect(other).to_have_text(theirs, use_inner_text=True)
             for page in pages:
                 page.locator(".cell.open").first.click(timeout=10_000)
             for page in pages:
