@@ -191,6 +191,14 @@
                   "button[data-action]:not([data-action=leave]):not([data-action=remove-seat])" +
                   ":not([data-action=stop])"].map(function (s) { return s + ":not([disabled])"; })
                  .join(", ");
+  // The focus comes back with its ring only after keys: after a tap or a click the page only
+  // keeps the focus where it was, ringless (a fresh user's finding: a ring around the die or
+  // box just tapped, after every update, on a phone).
+  var byKeys = false;
+  document.addEventListener("keydown", function (e) {
+    if (!e.ctrlKey && !e.metaKey && !e.altKey) byKeys = true;
+  }, true);
+  document.addEventListener("pointerdown", function () { byKeys = false; }, true);
   function remember() { focusKey = keyOf(document.activeElement); }
   function restore() {
     var key = focusKey;
@@ -205,7 +213,7 @@
     }
     if (!target && live) target = live.querySelector(PLAYABLE);
     if (!target && key.region) target = document.getElementById(key.region);
-    if (target) target.focus({ preventScroll: true, focusVisible: true });
+    if (target) target.focus({ preventScroll: true, focusVisible: byKeys });
   }
   document.addEventListener("htmx:wsBeforeMessage", remember);
   document.addEventListener("htmx:wsAfterMessage", restore);

@@ -32,6 +32,12 @@ def focused_matches(page, selector: str) -> bool:
 def tab_to(page, selector: str) -> None:
     """Press Tab until the focused element matches ``selector`` (fails after MAX_TABS), then
     check the focus is visible: ``:focus-visible`` applies and draws an outline."""
+    if focused_matches(page, selector) and not page.evaluate(
+            "() => document.activeElement.matches(':focus-visible')"):
+        # the focus came there after a click (the test's set-up), so without its ring: a
+        # keyboard user's first keys, away and back, bring the ring
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
     for _ in range(MAX_TABS):
         if focused_matches(page, selector):
             break
@@ -157,3 +163,29 @@ def test_scoring_by_keyboard_keeps_the_focus_in_the_sheet_not_on_leave(settings,
         focused = page.evaluate("() => [document.activeElement.id, "
                                 "document.activeElement.getAttribute('data-action')]")
         assert focused == ["kniffel-sheet", None]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_tap_keeps_the_focus_without_a_ring_and_keys_bring_the_ring_back(settings,
+                                                                            tmp_path) -> None:
+    """A fresh user's finding: on a phone, the die or box just tapped wore a focus ring after
+    every update (the focus came back with ``focusVisible: true`` whatever moved it)."""
+    env = server_env_for(settings.database_url, tmp_path)
+    with ServerProcess(env, log=tmp_path / "server.log") as server, chromium() as browser:
+        page = browser.new_context(viewport={"width": 390, "height": 844},
+                                   has_touch=True).new_page()
+        code = start_alone(page, server, "kniffel")
+        load(server, code, [5, 2, 5, 3, 1])
+        page.locator("#live [data-action=roll]").tap()
+        expect(page.locator("#live .dice")).to_have_attribute("data-roll-count", "1")
+        page.locator("#live button[data-die='0']").tap()
+        expect(page.locator("#live [data-die='0']")).to_have_attribute("data-held", "true")
+        ring = "() => document.activeElement.matches(':focus-visible')"
+        assert focused_matches(page, "button[data-die='0']")  # the focus came back ...
+        assert page.evaluate(ring) is False  # ... without its ring
+        # by keys, the ring comes back with the focus
+        tab_to(page, "#live button[data-die='2']")
+        page.keyboard.press("Space")
+        expect(page.locator("#live [data-die='2']")).to_have_attribute("data-held", "true")
+        assert focused_matches(page, "button[data-die='2']")
+        assert_focus_visible(page)
