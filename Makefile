@@ -28,6 +28,7 @@ test: install
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check app tests bench migrations
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 install: $(INSTALLED) vendor catalogs
 
