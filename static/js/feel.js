@@ -87,7 +87,9 @@
   function showTurn() {
     var panel = document.querySelector("#live .turn[data-my-turn]");
     var mine = !!(panel && panel.getAttribute("data-my-turn") === "true");
-    if (mine && myTurn === false) {
+    // also the first turn after Start (no panel before: a fresh user tapped Start at the
+    // bottom of a phone's lobby and the Knister dice stayed off-screen)
+    if (mine && myTurn !== true) {
       var box = panel.getBoundingClientRect();
       if (box.top < headerBottom() || box.bottom > window.innerHeight) {
         panel.scrollIntoView({ block: "start", behavior: "auto" });

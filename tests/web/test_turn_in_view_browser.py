@@ -138,3 +138,27 @@ def test_a_new_turn_shows_the_turn_panel_below_the_header_on_a_phone(
     assert after["header"] <= after["top"] < after["height"], after
     for ctx in contexts:
         ctx.close()
+
+
+def test_the_first_turn_after_start_is_in_view_on_a_phone(server, browser) -> None:
+    """Found by a fresh user: Start tapped at the bottom of a phone's Knister lobby left the
+    page scrolled down, the dice and Roll off-screen (only a change of turn scrolled)."""
+    contexts = [browser.new_context(locale="de-DE", viewport=PHONE, has_touch=True)
+                for _ in range(2)]
+    anna, bram = pages = [ctx.new_page() for ctx in contexts]
+    code = create_room(anna, server, "knister", "Anna")
+    join(bram, server, code, "Bram")
+    _settle(server, code, pages)  # Bram's join is on Anna's page: her start is not stale
+    for page in pages:  # both scroll to the bottom of the lobby, where Start is
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_function("() => window.scrollY > 0")
+    anna.locator("#live [data-action=start]").tap()
+    wait_css(anna, MY_TURN + ", " + TURN)
+    _settle(server, code, pages)
+    mine = [p for p in pages if _is_mine(p)]
+    assert len(mine) == 1, "one player rolls first"
+    expect(mine[0].locator(MY_TURN)).to_be_in_viewport()
+    after = _panel_and_header(mine[0])
+    assert after["header"] <= after["top"] < after["height"], after
+    for ctx in contexts:
+        ctx.close()
