@@ -24,8 +24,8 @@ MAX_GAMES = 1000  # the latest games counted on one page
 @dataclass
 class PlayedGame:
     """One finished room game of the player: when it ended (UTC), its kind, the room and game
-    number (for the review link), the player's seat, score and rank among ``players`` seats,
-    and accuracy (None: not analysed yet or not a Kniffel-family game)."""
+    number (for the review link), the player's seat, score and rank among ``players`` seats
+    (None: the seat left the game before it ended), and accuracy (None: not analysed yet or not a Kniffel-family game)."""
 
     finished_at: datetime
     kind: str
@@ -33,7 +33,7 @@ class PlayedGame:
     number: int
     seat: int
     score: int
-    rank: int
+    rank: int | None
     players: int
     accuracy: int | None
     game: GameInfo
@@ -68,11 +68,15 @@ async def played_games(session: AsyncSession, player_id: str) -> list[PlayedGame
         if seat_id not in game.seat_ids or seat_id not in totals:
             continue
         score = totals[seat_id]
+        left = list((game.result or {}).get("left", []))
         info = GameInfo(game.id, game.number, game.kind, dict(game.options),
-                        list(game.seat_ids), game.status, totals, as_utc(game.started_at))
+                        list(game.seat_ids), game.status, totals, as_utc(game.started_at),
+                        left=left)
+        rank = None if seat_id in left else 1 + sum(
+            1 for seat, total in totals.items() if total > score and seat not in left)
         played.append(PlayedGame(
             as_utc(game.finished_at or game.started_at), game.kind, code, game.number, seat_id,
-            score, 1 + sum(1 for t in totals.values() if t > score), len(totals),
+            score, rank, len(totals),
             stored_accuracy(game.result, seat_id), info))
     return played
 

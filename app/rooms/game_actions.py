@@ -96,7 +96,7 @@ class GameActions:
             totals = plugin.totals(state.game_state) if over else None
             records = await self.repo.records(state, totals) if totals is not None else []
             await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
-                                   totals, now, records)
+                                   totals, now, records, plugin.left_game(state.game_state))
         except BaseException:
             self.drop(state.code)
             raise
@@ -109,7 +109,7 @@ class GameActions:
             version, game.id, first_seq, action_id, tuple(events))
         if totals is not None:
             game.status, game.totals, state.status = "finished", totals, "finished"
-            game.records = records
+            game.records, game.left = records, sorted(plugin.left_game(state.game_state))
             log.info("game_finished", room=state.code, game=game.id, totals=totals)
         self.timers.arm(state)
         return version

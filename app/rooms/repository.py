@@ -9,7 +9,7 @@ on a fresh one (``on_fresh_connection``); the stored action id makes that safe.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -163,9 +163,10 @@ class RoomRepository:
 
     async def append(self, state: RoomState, rows: list[dict[str, Any]],
                      totals: dict[int, int] | None, now: datetime,
-                     records: list[int] | None = None) -> None:
+                     records: list[int] | None = None, left: Collection[int] = ()) -> None:
         """Store the current game's event ``rows`` and bump the version; with ``totals`` the
-        game is finished with that result (and its ``records``, seat ids) at ``now``. One
+        game is finished with that result (and its ``records`` and the seats that ``left``
+        it, seat ids) at ``now``. One
         statement in autocommit for a single event on Postgres. Raises ``Conflict`` as
         ``write`` does."""
         game = state.game
@@ -185,7 +186,7 @@ class RoomRepository:
                 await conn.execute(INSERT_EVENTS, rows)
                 if totals is not None:
                     await conn.execute(update(Game).where(Game.id == game.id).values(
-                        status="finished", finished_at=now, result=result_of(totals, records)))
+                        status="finished", finished_at=now, result=result_of(totals, records, left)))
 
         try:
             # A retry after a lost reply finds the version moved: Conflict, then a duplicate.
@@ -196,10 +197,16 @@ class RoomRepository:
             self.finished(game.id)
 
 
-def result_of(totals: dict[int, int], records: list[int] | None = None) -> dict[str, Any]:
+def result_of(totals: dict[int, int], records: list[int] | None = None,
+              left: Collection[int] = ()) -> dict[str, Any]:
     """A finished game's stored ``result`` (JSON keys are strings); ``records``: the seat ids
-    with a new personal best (``app.rooms.records``)."""
-    return {"totals": {str(k): v for k, v in totals.items()}, "records": list(records or [])}
+    with a new personal best (``app.rooms.records``); ``left``: the seats taken out of the
+    game before it ended (stored only when there are some)."""
+    result: dict[str, Any] = {"totals": {str(k): v for k, v in totals.items()},
+                              "records": list(records or [])}
+    if left:
+        result["left"] = sorted(left)
+    return result
 
 
 async def _bump(conn: Any, state: RoomState, status: str | None) -> None:

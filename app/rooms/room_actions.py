@@ -182,7 +182,8 @@ class RoomActions:
         assert state.game is not None
         totals = state.plugin.totals(state.game_state)
         records = await self.repo.records(state, totals)
-        work = game_finished(state.game.id, totals, self.clock(), records)
+        work = game_finished(state.game.id, totals, self.clock(), records,
+                             state.plugin.left_game(state.game_state))
         return await self.write(state, work, status="finished", reload=True)
 
     async def set_room(self, state: RoomState, action_id: str | None, **values: Any) -> int:

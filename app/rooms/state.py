@@ -59,7 +59,8 @@ class SeatInfo:
 @dataclass
 class GameInfo:
     """One game of the room: number, options, table order, status, final totals, when it
-    started (UTC) and the seats that set a personal best with it (``records``)."""
+    started (UTC), the seats that set a personal best with it (``records``) and those taken
+    out of it before it ended (``left``)."""
 
     id: int
     number: int
@@ -70,6 +71,7 @@ class GameInfo:
     totals: dict[int, int]
     started_at: datetime | None = None
     records: list[int] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -194,7 +196,8 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
         games=[
             GameInfo(g.id, g.number, g.kind, dict(g.options), list(g.seat_ids), g.status,
                      {int(k): v for k, v in (g.result or {}).get("totals", {}).items()},
-                     as_utc(g.started_at), list((g.result or {}).get("records", [])))
+                     as_utc(g.started_at), list((g.result or {}).get("records", [])),
+                     list((g.result or {}).get("left", [])))
             for g in games
         ],
     )

@@ -4,6 +4,7 @@ an async function of the session, built by a factory here, and run by
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -71,12 +72,13 @@ def seat_gone(room_id: int, seat_id: int, status: str, host: str | None,
 
 
 def game_finished(game_id: int, totals: dict[int, int], now: datetime,
-                  records: list[int] | None = None) -> Work:
-    """Game ``game_id`` is finished at ``now`` with ``totals`` (points per seat id) and the
-    seats that set a personal best with it (``records``, ``app.rooms.records``)."""
+                  records: list[int] | None = None, left: Collection[int] = ()) -> Work:
+    """Game ``game_id`` is finished at ``now`` with ``totals`` (points per seat id), the
+    seats that set a personal best with it (``records``, ``app.rooms.records``) and those
+    taken out of it before the end (``left``)."""
     async def work(session: AsyncSession) -> None:
         await session.execute(update(Game).where(Game.id == game_id).values(
-            status="finished", finished_at=now, result=result_of(totals, records)))
+            status="finished", finished_at=now, result=result_of(totals, records, left)))
 
     return work
 

@@ -4,7 +4,7 @@ live fragments sent over the socket (htmx out-of-band swaps)."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,11 +19,17 @@ from app.rooms.table_seats import present_seats, proxy_seat
 from app.web.templating import render_block, templates
 
 
-def ranking(totals: dict[int, int]) -> list[tuple[int, int, int]]:
-    """``(rank, seat_id, total)`` best first; equal totals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
-    return [(1 + sum(1 for t in totals.values() if t > total), seat, total)
-            for seat, total in ordered]
+def ranking(totals: dict[int, int],
+            left: Collection[int] = ()) -> list[tuple[int | None, int, int]]:
+    """``(rank, seat_id, total)`` best first; equal totals share a rank (1, 2, 2, 4). Seats
+    in ``left`` (taken out of the game before it ended) come last, best first, with rank
+    None (docs/rules.md, "Results and personal bests")."""
+    ranked = {seat: total for seat, total in totals.items() if seat not in left}
+    ordered = sorted(ranked.items(), key=lambda item: (-item[1], item[0]))
+    gone = sorted(((seat, total) for seat, total in totals.items() if seat in left),
+                  key=lambda item: (-item[1], item[0]))
+    return ([(1 + sum(1 for t in ranked.values() if t > total), seat, total)
+             for seat, total in ordered] + [(None, seat, total) for seat, total in gone])
 
 
 ROOM_PARTS = "rooms/_parts.html"
@@ -115,10 +121,10 @@ def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
                              "live_version", (state.version, state.status, page_basis(state))),
         "seats_key": tuple((s.id, s.label, s.player_id == state.host_player_id,
                             s.id in online_seats, s.ready) for s in seats),
-        "ranking": ranking(game.totals) if final and game else [],
+        "ranking": ranking(game.totals, game.left) if final and game else [],
         "match_ranking": ranking(match_totals) if len(finished) > 1 or match_size > 1
         else [],
-        "previous_ranking": ranking(previous.totals) if previous else [],
+        "previous_ranking": ranking(previous.totals, previous.left) if previous else [],
         "match_done": final and game is not None and
         game.options.get("match_game", 1) >= match_size,
     }

@@ -250,6 +250,11 @@ class GamePlugin(Protocol):
     def totals(self, state: Any) -> dict[int, int]:
         """Points per seat id (final when the game is over)."""
 
+    def left_game(self, state: Any) -> frozenset[int]:
+        """Seats taken out of the game before it ended (they left or the host removed
+        them): listed after the ranked seats, without a rank (docs/rules.md, "Results and
+        personal bests")."""
+
     def public(self, state: Any) -> dict[str, Any]:
         """The game as JSON-ready data anyone may see (``/r/<code>/state.json``)."""
 

@@ -155,6 +155,10 @@ class KniffelGame(ViewsFromModule):
         """True when every column of every active seat is full (or nobody is left)."""
         return state.over
 
+    def left_game(self, state: KniffelState) -> frozenset[int]:
+        """Seats that left or were removed during the game (``leave`` events)."""
+        return frozenset(state.left)
+
     def totals(self, state: KniffelState) -> dict[int, int]:
         """Points per seat: the sum of its columns' ``Scorecard.total`` (docs/rules.md)."""
         return {s: state.total(s) for s in state.order}

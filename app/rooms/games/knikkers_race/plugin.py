@@ -211,6 +211,10 @@ class KnikkersRaceGame(ViewsFromModule):
         """True when the time is up or every board is full or finished."""
         return state.over
 
+    def left_game(self, state: RaceState) -> frozenset[int]:
+        """Seats that left or were removed during the game (``leave`` events)."""
+        return frozenset(state.left)
+
     def totals(self, state: RaceState) -> dict[int, int]:
         """Every seat's points (0 for a board never set out)."""
         return {s: state.boards[s].game.score if s in state.boards else 0 for s in state.order}

@@ -158,6 +158,10 @@ class KnisterGame(ViewsFromModule):
         """True after 25 rolls all placed (or when nobody is left)."""
         return view.is_over(state)
 
+    def left_game(self, state: KnisterState) -> frozenset[int]:
+        """Seats that left or were removed during the game (``leave`` events)."""
+        return frozenset(state.left)
+
     def totals(self, state: KnisterState) -> dict[int, int]:
         """``score_grid`` total per seat (docs/rules.md, Knister)."""
         return {s: score_grid(sheet.grid, state.rules).total for s, sheet in state.sheets.items()}

@@ -98,7 +98,7 @@ def test_a_straight_without_seven_scores_the_rooms_option(straight) -> None:
 
 # ----- a match of three through the room service -----------------------------------------------
 
-async def _play_game(room: ServiceRoom, seat_a: int, seat_b: int) -> None:
+async def play_game(room: ServiceRoom, seat_a: int, seat_b: int) -> None:
     """The 25 rolls of PLAN: the roller on turn rolls the loaded dice, both seats place."""
     for value, cell_a, cell_b in PLAN:
         game_state = (await room.state()).game_state
@@ -122,7 +122,7 @@ async def test_a_match_of_three_sums_the_games_with_straights_worth_12(settings)
         seat_a, seat_b = (s.id for s in state.seats)
         await room.room_action(anna, "start")
         for number in (1, 2, 3):
-            await _play_game(room, seat_a, seat_b)
+            await play_game(room, seat_a, seat_b)
             state = await room.state(fresh=True)
             game = state.game
             assert (game.number, game.status, state.status) == (number, "finished", "finished")
