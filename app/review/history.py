@@ -25,7 +25,8 @@ MAX_GAMES = 1000  # the latest games counted on one page
 class PlayedGame:
     """One finished room game of the player: when it ended (UTC), its kind, the room and game
     number (for the review link), the player's seat, score and rank among ``players`` seats
-    (None: the seat left the game before it ended), and accuracy (None: not analysed yet or not a Kniffel-family game)."""
+    (None: the seat left the game before it ended), and accuracy (None: not analysed yet or
+    not a Kniffel-family game)."""
 
     finished_at: datetime
     kind: str

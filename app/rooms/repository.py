@@ -186,7 +186,8 @@ class RoomRepository:
                 await conn.execute(INSERT_EVENTS, rows)
                 if totals is not None:
                     await conn.execute(update(Game).where(Game.id == game.id).values(
-                        status="finished", finished_at=now, result=result_of(totals, records, left)))
+                        status="finished", finished_at=now,
+                        result=result_of(totals, records, left)))
 
         try:
             # A retry after a lost reply finds the version moved: Conflict, then a duplicate.
