@@ -19,7 +19,7 @@ HOST_GRACE = timedelta(seconds=30)
 
 ROOM_BASIS: dict[str, tuple[str, ...]] = {
     "start": ("version",),
-    "options": ("version",),
+    "options": ("game",),
     "next_game": ("version",),
     "rematch": ("version",),
     "play_again": ("version",),
@@ -32,7 +32,15 @@ ROOM_BASIS: dict[str, tuple[str, ...]] = {
 """Per room-level message type, the fields of ``page_basis`` it must carry unchanged: the
 room version for decisions that depend on the whole table (who is seated, the options, the
 result), the game number for "I leave" and "I am ready", which only depend on which game the
-page shows (so players at a busy Knister table are not refused for each other's moves)."""
+page shows (so players at a busy Knister table are not refused for each other's moves), and
+for the host's options, which carry the whole form (the host alone sets them, so the last
+form sent is the host's latest choice: two options changed in quick succession both stay)."""
+
+ONCE_ACTIONS: tuple[str, ...] = tuple(
+    kind for kind, fields in ROOM_BASIS.items() if "version" in fields)
+"""Room actions decided on the room version: one of them sent again before the page shows a
+newer version is the same tap repeated, and the page drops it (``static/js/app.js``; the
+server would refuse it as stale)."""
 
 def room_basis(state: RoomState) -> dict[str, int]:
     """``{"version": room version, "game": number of the latest game (0 before the first)}``."""

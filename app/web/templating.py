@@ -15,6 +15,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app import i18n
 from app.rooms.bots.identity import GAMES as BOT_GAMES
 from app.rooms.games import GAMES
+from app.rooms.rules import ONCE_ACTIONS
 from app.settings import ROOT
 from app.web import labels
 from app.web.dice_html import die
@@ -38,6 +39,7 @@ def make_templates() -> Jinja2Blocks:
     env.globals["game_picture_of"] = labels.game_picture_of
     env.globals["die"] = die  # one die's picture (app/web/dice_html.py)
     env.globals["bot_games"] = lambda: BOT_GAMES  # the games bots play (app/rooms/bots)
+    env.globals["once_actions"] = ONCE_ACTIONS  # sent once per room version (app.rooms.rules)
     for game in GAMES.values():  # each game's own helpers (box names, grid cells...)
         env.globals.update(game.template_globals())
     # Every number and date a page prints goes through these (the page's language, Babel):

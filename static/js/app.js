@@ -84,7 +84,27 @@
     }
   }
 
+  // A room action decided on the room version (Start, Play again, Add a bot...: the page's
+  // data-once-actions, from app/rooms/rules.py) sent again while the page still shows the
+  // version it was first sent at is the same tap repeated: dropped, as the first is on its
+  // way (the server would refuse the second as stale, with an alert). After 3 s, or on a new
+  // socket, a repeat goes out (the first may have been lost with the connection).
+  var sentOnce = {};  // type -> {version, at}
+  document.addEventListener("htmx:wsOpen", function () { sentOnce = {}; });
   document.addEventListener("htmx:wsConfigSend", function (e) {
+    var page = e.target.closest && e.target.closest("[data-once-actions]");
+    var type = e.detail.parameters.type;
+    if (!page || (" " + page.getAttribute("data-once-actions") + " ").indexOf(" " + type + " ") < 0) return;
+    var version = liveVersion(), sent = sentOnce[type], now = Date.now();
+    if (sent && sent.version === version && now - sent.at < 3000) {
+      e.preventDefault();
+      return;
+    }
+    sentOnce[type] = { version: version, at: now };
+  });
+
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    if (e.defaultPrevented) return;
     var params = e.detail.parameters;
     var basis = liveBasis();
     Object.keys(basis).forEach(function (key) {

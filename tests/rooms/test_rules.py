@@ -60,7 +60,7 @@ def refusal(required: dict, message: dict) -> tuple[str, str, int]:
 
 def test_each_room_action_names_the_basis_it_is_decided_on() -> None:
     assert ROOM_BASIS == {
-        "start": ("version",), "options": ("version",), "next_game": ("version",),
+        "start": ("version",), "options": ("game",), "next_game": ("version",),
         "rematch": ("version",), "play_again": ("version",), "remove": ("version",),
         "add_bot": ("version",),
         "add_table_seat": ("version",), "leave": ("game",), "ready": ("game",),
@@ -81,7 +81,7 @@ def test_the_page_basis_adds_the_running_games_own() -> None:
 
 
 @pytest.mark.parametrize(("kind", "expected"), [
-    ("start", {"version": 7}), ("options", {"version": 7}), ("add_bot", {"version": 7}),
+    ("start", {"version": 7}), ("options", {"game": 2}), ("add_bot", {"version": 7}),
     ("add_table_seat", {"version": 7}), ("remove", {"version": 7}),
     ("next_game", {"version": 7}), ("rematch", {"version": 7}),
     ("leave", {"game": 2}), ("ready", {"game": 2}),
@@ -250,7 +250,7 @@ def test_the_start_seat_goes_round_the_table_one_seat_per_game() -> None:
 # ---- the basis checked through the room service (on the test databases) --------------------
 
 STALE_VERSION = [
-    ("start", {}), ("options", {"timer": "30"}), ("add_bot", {"level": "strong"}),
+    ("start", {}), ("add_bot", {"level": "strong"}),
     ("add_table_seat", {"name": "Cor"}), ("remove", {"target": "Bob"}), ("next_game", {}),
     ("rematch", {}),
 ]
@@ -291,3 +291,22 @@ async def test_ready_and_leave_are_decided_on_the_game_shown_not_the_version(
         seat = (await table.state(fresh=True)).seats[1]
         assert (seat.ready, seat.status) == ((True, "active") if kind == "ready"
                                              else (False, "left"))
+
+
+async def test_the_hosts_options_are_decided_on_the_game_shown_not_the_version(
+        database_url) -> None:
+    """The options form carries every option: two changes sent before the page saw the
+    first one's update both stay (the second form holds both); a form from a page showing
+    another game is refused."""
+    async with service_room(database_url, "knister", ["Ann", "Bob"]) as table:
+        ann = table.players[0]
+        version = (await table.state()).version
+        with pytest.raises(RoomError) as err:
+            await table.room_action(ann, "options", game=1, match="3")
+        assert err.value.code == "stale"
+        await table.room_action(ann, "options", version=version, match="3", timer="0")
+        await table.room_action(ann, "options", version=version, match="3", timer="30")
+        after = await table.state(fresh=True)
+        assert (after.version, after.options["match"], after.options["timer"]) == (
+            version + 2, 3, 30)
+        assert after.status == "lobby"
