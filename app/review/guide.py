@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from app.rooms.bots.moves import Strategies, next_move
 from app.rooms.games.kniffel.hints import Hint
@@ -42,7 +42,7 @@ class GuideStep:
     diagonal: bool = False
     hint: Hint | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-    feedback: Feedback | None = None
+    feedback: Feedback | CellFeedback | None = None
 
 
 @dataclass(frozen=True)
@@ -79,26 +79,70 @@ def box_feedback(state: KniffelState, seat: int, hint: Hint | None) -> Feedback 
     return Feedback(box, points, hint.box, max(0.0, offered[box][1]), state.ruleset)
 
 
-class ShownHints:
-    """The last hint the guide showed each seat in each turn, per room (``(code, seat,
-    turn_no)`` -> ``Hint``; the newest ``size`` kept, in this process): what the next turn's
-    feedback compares the written box with."""
+@dataclass(frozen=True)
+class CellAdvice:
+    """What the guide advised for one Knister roll: where to write the ``sum`` (``cell``,
+    row and column 0-based) while the cells ``empty`` were free."""
+
+    sum: int
+    cell: tuple[int, int]
+    empty: frozenset[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class CellFeedback:
+    """Where the player wrote the last Knister ``sum`` (``chosen``) and where the strong bot
+    would have (``best``), both (row, column) 1-based."""
+
+    sum: int
+    chosen: tuple[int, int]
+    best: tuple[int, int]
+
+    @property
+    def same(self) -> bool:
+        """True when the player wrote the sum where the bot would have."""
+        return self.chosen == self.best
+
+
+def cell_feedback(state: KnisterState, seat: int,
+                  advice: CellAdvice | None) -> CellFeedback | None:
+    """The ``CellFeedback`` on ``seat``'s placement of the roll the guide gave ``advice``
+    for; None without advice, or when the sheet does not hold exactly that one sum more
+    than the guide saw (another page placed, or the advice was not for this roll)."""
+    if advice is None or seat not in state.sheets:
+        return None
+    grid = state.sheets[seat].grid
+    filled = [(r, c) for r, c in advice.empty if grid[r][c] is not None]
+    if len(filled) != 1 or grid[filled[0][0]][filled[0][1]] != advice.sum:
+        return None
+    (r, c), (br, bc) = filled[0], advice.cell
+    return CellFeedback(advice.sum, (r + 1, c + 1), (br + 1, bc + 1))
+
+
+Shown = TypeVar("Shown")
+
+
+class ShownAdvice(Generic[Shown]):
+    """The last advice the guide showed each seat at each step, per room (``(code, seat,
+    step)`` -> advice: a Kniffel ``Hint`` per turn, a Knister ``CellAdvice`` per roll; the
+    newest ``size`` kept, in this process): what the next step's feedback compares the
+    player's move with."""
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
-        self._hints: OrderedDict[tuple[str, int, int], Hint] = OrderedDict()
+        self._shown: OrderedDict[tuple[str, int, int], Shown] = OrderedDict()
 
-    def remember(self, code: str, seat: int, turn_no: int, hint: Hint) -> None:
-        """Keep ``hint`` as the one shown to ``seat`` in turn ``turn_no`` of room ``code``."""
-        key = (code, seat, turn_no)
-        self._hints[key] = hint
-        self._hints.move_to_end(key)
-        while len(self._hints) > self.size:
-            self._hints.popitem(last=False)
+    def remember(self, code: str, seat: int, step: int, advice: Shown) -> None:
+        """Keep ``advice`` as the one shown to ``seat`` at ``step`` of room ``code``."""
+        key = (code, seat, step)
+        self._shown[key] = advice
+        self._shown.move_to_end(key)
+        while len(self._shown) > self.size:
+            self._shown.popitem(last=False)
 
-    def recall(self, code: str, seat: int, turn_no: int) -> Hint | None:
-        """The hint last shown to ``seat`` in turn ``turn_no`` of room ``code``, if kept."""
-        return self._hints.get((code, seat, turn_no))
+    def recall(self, code: str, seat: int, step: int) -> Shown | None:
+        """The advice last shown to ``seat`` at ``step`` of room ``code``, if kept."""
+        return self._shown.get((code, seat, step))
 
 
 def knister_step(state: RoomState, seat: int, strategies: Strategies) -> GuideStep:
@@ -106,7 +150,8 @@ def knister_step(state: RoomState, seat: int, strategies: Strategies) -> GuideSt
     round"): roll, then write the sum where the strong bot would, five times."""
     game: KnisterState = state.game_state
     rolled = len(game.rolls)
-    if rolled >= KNISTER_ROLLS and not game.roll_pending or state.status != "playing":
+    if (rolled > KNISTER_ROLLS or rolled == KNISTER_ROLLS and not game.roll_pending
+            or state.status != "playing"):  # after the round, the game goes on unguided
         return GuideStep("knister", "done", KNISTER_ROLLS, KNISTER_ROLLS)
     if not game.roll_pending:
         return GuideStep("knister", "roll", rolled + 1, KNISTER_ROLLS)

@@ -17,21 +17,27 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.i18n import gettext as _
 from app.review.guide import (
     KNIFFEL_TURNS,
-    ShownHints,
+    KNISTER_ROLLS,
+    CellAdvice,
+    ShownAdvice,
     box_feedback,
+    cell_feedback,
     kniffel_step,
     knister_step,
 )
 from app.rooms.codes import is_code
+from app.rooms.games.kniffel.hints import Hint
 from app.rooms.games.knister.state import KnisterState
 from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, StrategyDep
 from app.web.pages import seat_name
 from app.web.templating import templates
 
 router = APIRouter()
-SHOWN = ShownHints()
-"""The hints the guide showed, for the next turn's feedback (per process: a guided round is
-one player on one page; after a restart the feedback on the turn before is left out)."""
+SHOWN_HINTS: ShownAdvice[Hint] = ShownAdvice()
+SHOWN_CELLS: ShownAdvice[CellAdvice] = ShownAdvice()
+"""The advice the guide showed (Kniffel hints per turn, Knister cells per roll), for the next
+step's feedback (per process: a guided round is one player on one page; after a restart the
+feedback on the step before is left out)."""
 LEARN_GAMES = {"knister": {}, "kniffel": {"hints": "true"}}
 """The games with a guided round, and the room options it starts with."""
 
@@ -68,6 +74,16 @@ async def room_guide(request: Request, code: str, rooms: RoomsDep, reviews: Revi
     game_state = state.game_state
     if isinstance(game_state, KnisterState):
         step = knister_step(state, seat.id, strategy.for_options)
+        rolled = len(game_state.rolls)
+        if step.phase == "place" and step.cell is not None and step.sum is not None:
+            grid = game_state.sheets[seat.id].grid
+            empty = frozenset((r, c) for r in range(5) for c in range(5) if grid[r][c] is None)
+            advised = (step.cell[0] - 1, step.cell[1] - 1)
+            SHOWN_CELLS.remember(code, seat.id, rolled, CellAdvice(step.sum, advised, empty))
+        elif step.phase in ("roll", "done") and 1 <= rolled <= KNISTER_ROLLS:
+            feedback = cell_feedback(game_state, seat.id,
+                                     SHOWN_CELLS.recall(code, seat.id, rolled))
+            step = dataclasses.replace(step, feedback=feedback)
     else:
         turn, card = game_state.turn, game_state.card(seat.id)
         found = None
@@ -76,10 +92,10 @@ async def room_guide(request: Request, code: str, rooms: RoomsDep, reviews: Revi
                                        turn.dice, turn.held, turn.rolls)
         step = kniffel_step(state, seat.id, found)
         if found is not None:
-            SHOWN.remember(code, seat.id, game_state.turn_no, found)
+            SHOWN_HINTS.remember(code, seat.id, game_state.turn_no, found)
         before = game_state.turn_no - 1  # the turn whose box the player wrote last
         if step.phase in ("roll", "done") and 1 <= before <= KNIFFEL_TURNS:
-            feedback = box_feedback(game_state, seat.id, SHOWN.recall(code, seat.id, before))
+            feedback = box_feedback(game_state, seat.id, SHOWN_HINTS.recall(code, seat.id, before))
             step = dataclasses.replace(step, feedback=feedback)
     return templates.TemplateResponse(request, "review/_guide.html",
                                       {"step": step, "code": code, "version": state.version})

@@ -32,6 +32,29 @@
     });
   }
 
-  document.addEventListener("htmx:afterSwap", mark);  // the panel's next step
+  // The panel is fixed at the foot of the screen: a new step brings its first target into
+  // the band between the header (and, in the Kniffel family, the sticky dice) and the panel,
+  // when it is not fully there; the page keeps room below its last rows for the panel.
+  function bringIntoView() {
+    var guide = document.getElementById("guide");
+    if (!guide) return;
+    document.documentElement.style.setProperty("--guide-h", guide.offsetHeight + "px");
+    var step = document.getElementById("guide-step");
+    var first = step ? Array.prototype.filter.call(targets(step), Boolean)[0] : null;
+    if (!first) return;
+    var sheetTop = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--sheet-top")) || 0;
+    var bar = document.querySelector(".topbar");
+    var barBottom = bar ? bar.getBoundingClientRect().bottom : 0;
+    var top = first.closest("#live .turn") ? barBottom : Math.max(sheetTop, barBottom);
+    var bottom = guide.getBoundingClientRect().top;
+    var box = first.getBoundingClientRect();
+    if (box.top >= top && box.bottom <= bottom) return;
+    window.scrollBy(0, box.top - (top + Math.max(0, (bottom - top - box.height) / 2)));
+  }
+
+  document.addEventListener("htmx:afterSwap", function (e) {  // the panel's next step
+    mark();
+    if (e.target && e.target.id === "guide") bringIntoView();
+  });
   document.addEventListener("htmx:wsAfterMessage", mark);  // the board re-rendered
 })();

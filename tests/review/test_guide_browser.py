@@ -1,8 +1,11 @@
 """A first game that teaches, in Chromium at phone size (docs/rules.md, "Guided first
 round"): "How to play" on the home page starts a guided Knister round of 5 rolls and a guided
 Kniffel round of 2 turns; at each step the panel names the strong bot's move and why, the
-player follows it, and the panel ends the round. Dice are loaded (test hook) so the advice
-is known: five sixes go into the Kniffel box (50), 2-3-4-5-6 into the large straight (40)."""
+player follows it (or not: the next step says how the move compares), and the panel ends the
+round. The panel stays in view at the foot of the phone's screen, also when the player has
+scrolled down to the sheet, and what it points at is brought above it. Dice are loaded (test
+hook) so the advice is known: five sixes go into the Kniffel box (50), 2-3-4-5-6 into the
+large straight (40)."""
 
 from __future__ import annotations
 
@@ -55,6 +58,25 @@ def start(browser, server, game: str, locale: str):
     return page, page.locator("#guide-step")
 
 
+def in_view(page, css: str) -> None:
+    """``css`` (an element) is fully on screen, and not under the guide panel fixed at the
+    foot of the screen, nor under the header (unless it is the panel itself)."""
+    box = page.evaluate("""(css) => {
+        const el = document.querySelector(css), guide = document.getElementById('guide');
+        const r = el.getBoundingClientRect(), g = guide.getBoundingClientRect();
+        const bar = document.querySelector('.topbar').getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, guide: guide.contains(el) ? innerHeight : g.top,
+                header: bar.bottom, height: innerHeight};
+    }""", css)
+    assert box["header"] <= box["top"] and box["bottom"] <= min(box["guide"], box["height"]), box
+
+
+def to_the_bottom(page) -> None:
+    """The player scrolls down to the foot of the page (the sheet's last rows)."""
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+
+
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_the_guided_knister_round_to_its_end(server) -> None:
     with chromium() as browser:
@@ -73,14 +95,32 @@ def test_the_guided_knister_round_to_its_end(server) -> None:
                 f"You rolled {total}. The strong bot would write it in row {r}, column {c}.")
             ways = 6 - abs(7 - total)  # 7: 6 of 36, 6 and 8: 5, 12: 1
             expect(guide).to_contain_text(f"A {total} comes up in {ways} of 36 throws")
+            in_view(page, f'#live [data-cell="{cell}"]')  # not under the panel
             if n == 1:
                 screenshot(page, "guide-knister-phone")
-            page.click(f'#live [data-cell="{cell}"]')
-            written = page.locator(f'#live [data-cell="{cell}"]')
+            if n == 3:  # the player goes their own way: the guide says so, where it is seen
+                chosen = page.locator("#live button.cell.open").evaluate_all(
+                    "(cells, advised) => cells.map((c) => c.dataset.cell)"
+                    ".filter((c) => c !== advised)[0]", cell)
+            else:
+                chosen = cell
+            to_the_bottom(page)
+            page.click(f'#live [data-cell="{chosen}"]')
+            written = page.locator(f'#live [data-cell="{chosen}"]')
             expect(written).not_to_have_class(re.compile(r"\bopen\b"))
             expect(written).to_have_text(str(total))
+            feedback = guide.locator("[data-guide-feedback]")
+            expect(feedback).to_have_attribute("data-guide-feedback",
+                                               "other" if n == 3 else "same")
+            cr, cc = (int(x) + 1 for x in chosen.split(","))
+            expect(feedback).to_contain_text(f"You wrote the {total} in row {cr}, column {cc}")
+            if n == 3:
+                expect(feedback).to_contain_text(f"would have written it in row {r}, column {c}")
+                screenshot(page, "guide-knister-feedback-phone")
+            in_view(page, "#guide-step [data-guide-feedback]")
         expect(guide).to_have_attribute("data-guide-phase", "done")
         expect(guide).to_contain_text("Guided round over")
+        in_view(page, "#guide-step h2")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -119,10 +159,14 @@ def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
             expect(guide.locator("[data-guide-advice]")).to_contain_text(advice)
             if n == 1:
                 screenshot(page, "guide-kniffel-phone-nl")
+            in_view(page, f"#live .offer [data-box='{box}']")  # not under the panel
             # the second turn goes its own way: Chance (20) instead of the large straight
+            to_the_bottom(page)
             page.click(f"#live button[data-box='{box if n == 1 else 'chance'}']")
         expect(guide).to_have_attribute("data-guide-phase", "done")
         expect(guide).to_contain_text("Begeleide ronde voorbij")
+        in_view(page, "#guide-step h2")
+        in_view(page, "#guide-step [data-guide-feedback]")
         feedback = guide.locator("[data-guide-feedback]")
         expect(feedback).to_have_attribute("data-guide-feedback", "other")
         expect(feedback).to_contain_text("Kans in (20 punten)")
