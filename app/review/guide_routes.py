@@ -81,9 +81,9 @@ async def room_guide(request: Request, code: str, rooms: RoomsDep, reviews: Revi
             advised = (step.cell[0] - 1, step.cell[1] - 1)
             SHOWN_CELLS.remember(code, seat.id, rolled, CellAdvice(step.sum, advised, empty))
         elif step.phase in ("roll", "done") and 1 <= rolled <= KNISTER_ROLLS:
-            feedback = cell_feedback(game_state, seat.id,
-                                     SHOWN_CELLS.recall(code, seat.id, rolled))
-            step = dataclasses.replace(step, feedback=feedback)
+            on_cell = cell_feedback(game_state, seat.id,
+                                    SHOWN_CELLS.recall(code, seat.id, rolled))
+            step = dataclasses.replace(step, feedback=on_cell)
     else:
         turn, card = game_state.turn, game_state.card(seat.id)
         found = None
@@ -95,7 +95,7 @@ async def room_guide(request: Request, code: str, rooms: RoomsDep, reviews: Revi
             SHOWN_HINTS.remember(code, seat.id, game_state.turn_no, found)
         before = game_state.turn_no - 1  # the turn whose box the player wrote last
         if step.phase in ("roll", "done") and 1 <= before <= KNIFFEL_TURNS:
-            feedback = box_feedback(game_state, seat.id, SHOWN_HINTS.recall(code, seat.id, before))
-            step = dataclasses.replace(step, feedback=feedback)
+            on_box = box_feedback(game_state, seat.id, SHOWN_HINTS.recall(code, seat.id, before))
+            step = dataclasses.replace(step, feedback=on_box)
     return templates.TemplateResponse(request, "review/_guide.html",
                                       {"step": step, "code": code, "version": state.version})
