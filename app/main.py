@@ -20,7 +20,6 @@ from app.groups.record import Recorder
 from app.knikkers.routes import play as knikkers_play
 from app.knikkers.routes import router as knikkers_router
 from app.knikkers.service import Refused
-from app.live import socket
 from app.live.broadcast import make_broadcast
 from app.live.hub import Hub
 from app.live.idle import IdleRooms
@@ -38,7 +37,7 @@ from app.store.db import Database
 from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
-from app.web import bot_rooms, health, pages
+from app.web import bot_rooms, health, pages, socket
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware

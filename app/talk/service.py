@@ -18,10 +18,10 @@ from limits import parse
 from limits.strategies import MovingWindowRateLimiter
 
 from app.errors import N_, KnobelError
+from app.limits_storage import SparseExpiryStorage
 from app.rooms.state import RoomState
 from app.talk.lines import MAX_CHARS, REACTIONS, ChatLine, chat_on, clean_text
 from app.talk.store import ChatStore
-from app.web.ratelimit import SparseExpiryStorage
 
 log = structlog.get_logger("knobel.talk")
 

@@ -3,39 +3,18 @@
 
 Counts live in this process's memory; behind several replicas each replica counts on its own,
 which still bounds abuse per replica. Exceeding an HTTP limit answers 429; the socket answers
-with an error message (``app.live.socket``).
+with an error message (``app.web.socket``). The counters' storage is
+``app.limits_storage.SparseExpiryStorage`` (shared with the talk service).
 """
 
 from __future__ import annotations
 
-import threading
-
 from fastapi import HTTPException, Request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 
+from app.limits_storage import SparseExpiryStorage
 from app.settings import Settings
-
-
-class SparseExpiryStorage(MemoryStorage):
-    """``limits``' in-memory storage whose walk over every key, to drop expired ones, runs
-    at most once every ``EXPIRE_EVERY`` seconds instead of 10 ms after any hit.
-
-    Expired counters are also dropped when read (``MemoryStorage.get``), so the walk decides
-    nothing: it only bounds memory. At 2,000 open sockets (about 8,000 keys of sliding
-    windows) the library's 10 ms walk, on a thread holding the GIL, took about a tenth of
-    the server's CPU (bench/README.md, "rooms_load.py").
-    """
-
-    EXPIRE_EVERY = 1.0  # seconds
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # the library's private hook
-        if not self.timer.is_alive():
-            walk = getattr(self, "_MemoryStorage__expire_events")  # noqa: B009 (the library's walk, name-mangled)
-            self.timer = threading.Timer(self.EXPIRE_EVERY, walk)
-            self.timer.daemon = True
-            self.timer.start()
 
 
 class SocketRates:
