@@ -9,6 +9,13 @@
   }
   if (window.htmx) htmx.config.wsReconnectDelay = reconnectDelay;
 
+  // What each game adds (static/js/games/<game>.js, loaded by the pages of its rooms only):
+  // ``focusKeys``, the attributes naming its controls (the focus comes back to the same one
+  // after an update); ``playable``, selectors of its controls that play (the focus may go
+  // there when the control it had is gone); ``moves``, selectors of its controls whose send is
+  // a move (the page shows "sending" until the answer). This file names no game.
+  var games = window.knobelGames = window.knobelGames || { focusKeys: [], playable: [], moves: [] };
+
   // An id for every action sent over the room socket, so a repeated send is applied once.
   function newId() {
     var bytes = new Uint8Array(12);
@@ -72,9 +79,8 @@
     }
   }, true);
 
-  // What every action is decided on: the room version, the game number and the game's own
-  // (Knister: roll; Kniffel: turn, rolls), as the server put them on the marker with the
-  // state this page shows. The server refuses an action whose basis is no longer current.
+  // What every action is decided on: the room version, the game number and the game's own,
+  // as the server put them on the marker with the state this page shows. The server refuses an action whose basis is no longer current.
   function liveBasis() {
     var marker = document.getElementById("live-version");
     try {
@@ -121,7 +127,8 @@
     }
     e.detail.headers = null; // the server ignores them; keep messages small
     var elt = e.target;
-    if (elt && elt.matches && elt.matches("[data-cell], [data-action=roll], [data-box], [data-enter-sum], [data-action=enter-dice]")) {
+    var moves = ["[data-action=roll]", "[data-enter-sum]", "[data-action=enter-dice]"].concat(games.moves);
+    if (elt && elt.matches && elt.matches(moves.join(", "))) {
       document.body.classList.add("sending");
     }
   });
@@ -180,12 +187,12 @@
   // Keyboard players keep their place: a live update replaces the part holding the focused
   // control (a die, a box, a cell, Roll); afterwards the same control, or else the first
   // control of the same part, gets the focus back instead of the page's start.
-  var FOCUS_KEYS = ["data-die", "data-box", "data-cell", "data-action"];
   var focusKey = null;
   function keyOf(el) {
     if (!el || el === document.body || !el.closest("#live")) return null;
-    for (var i = 0; i < FOCUS_KEYS.length; i++) {
-      var name = FOCUS_KEYS[i];
+    var keys = ["data-die"].concat(games.focusKeys, ["data-action"]);
+    for (var i = 0; i < keys.length; i++) {
+      var name = keys[i];
       if (el.hasAttribute(name)) {
         var sel = "[" + name + '="' + el.getAttribute(name) + '"]';
         if (el.hasAttribute("data-column")) sel += '[data-column="' + el.getAttribute("data-column") + '"]';
@@ -207,10 +214,11 @@
   // leaves the room or removes a seat (found by a fresh-user test: after scoring, the focus
   // landed on "Leave room", one Enter from its confirmation). With nothing to play (the turn
   // passed on), the region the control was in (the score sheet) keeps the focus.
-  var PLAYABLE = ["button[data-cell]", "button[data-box]", "button[data-die]",
-                  "button[data-action]:not([data-action=leave]):not([data-action=remove-seat])" +
-                  ":not([data-action=stop])"].map(function (s) { return s + ":not([disabled])"; })
-                 .join(", ");
+  function playable() {
+    return games.playable.concat(["button[data-die]",
+      "button[data-action]:not([data-action=leave]):not([data-action=remove-seat])" +
+      ":not([data-action=stop])"]).map(function (s) { return s + ":not([disabled])"; }).join(", ");
+  }
   // The focus comes back with its ring only after keys: after a tap or a click the page only
   // keeps the focus where it was, ringless (a fresh user's finding: a ring around the die or
   // box just tapped, after every update, on a phone).
@@ -231,7 +239,7 @@
       var part = document.getElementById(key.part);
       target = part && part.querySelector("button:not([disabled]), [href], [tabindex='0']");
     }
-    if (!target && live) target = live.querySelector(PLAYABLE);
+    if (!target && live) target = live.querySelector(playable());
     if (!target && key.region) target = document.getElementById(key.region);
     if (target) target.focus({ preventScroll: true, focusVisible: byKeys });
   }
@@ -239,21 +247,6 @@
   document.addEventListener("htmx:wsAfterMessage", restore);
   document.addEventListener("htmx:beforeSwap", remember);
   document.addEventListener("htmx:afterSettle", restore);
-
-  // Arrow keys move between the open cells of a sheet (role=grid; Tab reaches them too).
-  var STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  document.addEventListener("keydown", function (e) {
-    var step = STEPS[e.key];
-    var from = step && e.target.closest && e.target.closest("#live [role=grid] button[data-cell]");
-    if (!from) return;
-    var grid = from.closest("[role=grid]");
-    var rc = from.getAttribute("data-cell").split(",").map(Number);
-    for (var n = 1; n < 10; n++) {
-      var next = grid.querySelector('button[data-cell="' + (rc[0] + step[0] * n) + "," +
-                                    (rc[1] + step[1] * n) + '"]');
-      if (next) { next.focus(); e.preventDefault(); return; }
-    }
-  });
 
   // Dice roll animation: only when a new roll arrives, not on every update.
   var lastRoll = null;
@@ -269,18 +262,6 @@
       }, 4000);
     }
   });
-
-  // The viewer's own score-sheet column: the sheet is the same HTML for every viewer, the
-  // frame says whose page this is.
-  function markMine() {
-    var frame = document.querySelector("#live [data-viewer-seat]");
-    var seat = frame ? frame.getAttribute("data-viewer-seat") : "";
-    document.querySelectorAll("#live th.player[data-sheet]").forEach(function (th) {
-      th.classList.toggle("mine", seat !== "" && th.getAttribute("data-sheet") === seat);
-    });
-  }
-  document.addEventListener("htmx:wsAfterMessage", markMine);
-  document.addEventListener("DOMContentLoaded", markMine);
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.body.classList.remove("sending");
@@ -351,39 +332,6 @@
                         url: share.getAttribute("data-share") }).catch(function () {});
     }
   });
-
-  // Hints (Kniffel family): ring the dice the hint keeps and mark its box. The hint area
-  // says which (data-keep-dice, data-hint-box) and gives the words: while a hint shows, a
-  // suggested die is labelled "keep" and a held one "held" (data-mark), and "keep all five"
-  // labels the row "roll no more" instead of ringing every die. The dice and the sheet are
-  // re-rendered on their own, so the marks are laid on again after every update. Nothing is
-  // clicked.
-  function markHint() {
-    var area = document.querySelector("#live #kniffel-hint[data-hint-state=shown]");
-    var keep = area ? (area.getAttribute("data-keep-dice") || "").split(",").filter(Boolean) : [];
-    var all = keep.length === 5;
-    var box = area ? area.getAttribute("data-hint-box") : null;
-    document.querySelectorAll("#live [data-die]").forEach(function (die) {
-      var suggested = !all && keep.indexOf(die.getAttribute("data-die")) >= 0;
-      var held = die.getAttribute("data-held") === "true";
-      var mark = !area ? null : suggested ? area.getAttribute("data-keep-label")
-        : held ? area.getAttribute("data-held-label") : null;
-      die.classList.toggle("hint-keep", suggested);
-      if (mark) die.setAttribute("data-mark", mark); else die.removeAttribute("data-mark");
-    });
-    var row = document.querySelector("#live .dice[data-roll]");
-    if (row) {
-      row.classList.toggle("hint-on", !!area);
-      row.classList.toggle("hint-stop", all);
-      if (all) row.setAttribute("data-stop-label", area.getAttribute("data-stop-label"));
-      else row.removeAttribute("data-stop-label");
-    }
-    document.querySelectorAll("#live .offer [data-box]").forEach(function (el) {
-      el.closest(".offer").classList.toggle("hint-box", el.getAttribute("data-box") === box);
-    });
-  }
-  document.addEventListener("htmx:wsAfterMessage", markHint);
-  document.addEventListener("htmx:afterSettle", markHint);
 
   document.addEventListener("DOMContentLoaded", function () {
     if (navigator.share) {

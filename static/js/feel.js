@@ -1,6 +1,6 @@
 // Play feel: the name counter, the second tap before scoring 0, the result brought into view
-// at the end of a game, the turn panel brought into view when a turn starts, the Kniffel
-// sheet's sticky header offset and the five-alike cheer.
+// at the end of a game, the turn panel brought into view when a turn starts, and the sticky
+// header's offsets (a game's own feel is in static/js/games/<game>.js).
 (function () {
   "use strict";
 
@@ -98,40 +98,16 @@
     myTurn = panel ? mine : null;
   }
 
-  // ----- the Kniffel sheet's header sticks below the dice on a phone ------------------------
+  // ----- a sheet's header sticks below a sticky turn panel (the Kniffel family's dice) ------
   function stickyOffsets() {
     var bar = document.querySelector(".topbar");
-    var turn = document.querySelector("#live .kniffel .turn");
+    var turn = document.querySelector("#live .turn");
     var top = bar ? bar.offsetHeight : 0;
     var sticky = turn && getComputedStyle(turn).position === "sticky";
     document.documentElement.style.setProperty("--topbar-h", top + "px");
     document.documentElement.style.setProperty("--sheet-top", (top + (sticky ? turn.offsetHeight : 0)) + "px");
   }
   window.addEventListener("resize", stickyOffsets);
-
-  // ----- a five alike worth 50 is cheered -------------------------------------------------
-  var fives = null, cheerTimer = null;
-  function cheer(text) {
-    // one cheer element, hidden again after a moment (it keeps its last text)
-    var note = document.querySelector("[data-cheer]");
-    if (!note) {
-      note = document.createElement("div");
-      note.className = "cheer";
-      note.setAttribute("role", "status");
-      note.setAttribute("data-cheer", "");
-      document.body.appendChild(note);
-    }
-    note.textContent = text;
-    note.hidden = false;
-    clearTimeout(cheerTimer);
-    cheerTimer = setTimeout(function () { note.hidden = true; }, 2600);
-  }
-  function checkFives() {
-    var frame = document.querySelector("#live [data-celebrate-five]");
-    var n = document.querySelectorAll("#live td[data-filled=yahtzee][data-value='50']").length;
-    if (frame && fives !== null && n > fives) cheer(frame.getAttribute("data-celebrate-five"));
-    fives = frame ? n : null;
-  }
 
   function afterUpdate(initial) {
     var live = document.getElementById("live");
@@ -140,7 +116,6 @@
     if (status) lastStatus = status;
     stickyOffsets();
     showTurn();
-    checkFives();
     if (armed && !document.contains(armed)) armed = null;
   }
   document.addEventListener("htmx:wsAfterMessage", function () { afterUpdate(false); });

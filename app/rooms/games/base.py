@@ -204,6 +204,12 @@ class GamePlugin(Protocol):
     """The message types of its game actions (``decide`` gets only these)."""
     folder: str
     template: str
+    styles: tuple[str, ...]
+    """The stylesheets its room pages load besides the room's own (paths under ``static/``:
+    ``css/<folder>.css`` and what it shares, e.g. the Knikkers board's)."""
+    scripts: tuple[str, ...]
+    """The scripts its room pages load (``js/games/<folder>.js``: what only its pages do,
+    registered with ``static/js/app.js`` through ``window.knobelGames``)."""
     reviewable: bool
     """True when a finished game has a move-by-move analysis and review page (Kniffel family:
     ``app/review``)."""
