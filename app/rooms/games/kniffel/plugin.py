@@ -35,8 +35,8 @@ class KniffelGame(ViewsFromModule):
     actions = frozenset({"roll", "hold", "score", "enter"})
     template = "rooms/kniffel/game.html"
     parts_template = "rooms/kniffel/_parts.html"
-    styles = ("css/kniffel.css",)
-    scripts = ("js/games/kniffel.js",)
+    styles: tuple[str, ...] = ("css/kniffel.css",)
+    scripts: tuple[str, ...] = ("js/games/kniffel.js",)
 
     def __init__(self, ruleset: str) -> None:
         if ruleset not in RULESETS:

@@ -71,8 +71,8 @@ class KnikkersRaceGame(ViewsFromModule):
     folder = "knikkers_race"
     template = "rooms/knikkers_race/game.html"
     parts_template = "rooms/knikkers_race/_parts.html"
-    styles = ("css/knikkers.css", "css/knikkers_race.css")
-    scripts = ("js/games/knikkers_race.js",)
+    styles: tuple[str, ...] = ("css/knikkers.css", "css/knikkers_race.css")
+    scripts: tuple[str, ...] = ("js/games/knikkers_race.js",)
     reviewable = False  # no move-by-move analysis: the replays on the result screen show it
 
     def default_options(self) -> dict[str, Any]:

@@ -60,8 +60,8 @@ class KnisterGame(ViewsFromModule):
     reviewable = False
     template = "rooms/knister/game.html"
     parts_template = "rooms/knister/_parts.html"
-    styles = ("css/knister.css",)
-    scripts = ("js/games/knister.js",)
+    styles: tuple[str, ...] = ("css/knister.css",)
+    scripts: tuple[str, ...] = ("js/games/knister.js",)
 
     def default_options(self) -> dict[str, Any]:
         """Match of 1 game, straight without 7 worth 10 (seed), no timer, dice on screen."""
