@@ -83,9 +83,10 @@ async def add_table_seat(actions: RoomActions, state: RoomState, message: dict[s
                          action_id: str | None) -> int:
     """The host's "add a seat without a phone": seat ``message["name"]`` (cleaned like a
     guest's name) as a table seat; returns the new version. Raises ``RoomError``: the game
-    has no turns to fill in (no plug-in ``awaiting``, e.g. the Knikkers race) or the room is
-    a solo room, a game is running, the room is full, or the name is not valid (400)."""
-    if getattr(state.plugin, "awaiting", None) is None or state.options.get("solo"):
+    has no seats without a phone (``GamePlugin.pass_and_play``, e.g. the Knikkers race) or
+    the room is a solo room, a game is running, the room is full, or the name is not valid
+    (400)."""
+    if not state.plugin.pass_and_play or state.options.get("solo"):
         raise RoomError("no_table_seats", "This game has no seats without a phone.")
     if state.status == "playing":
         raise RoomError("game_running", "The game has already started.")

@@ -12,9 +12,8 @@ from app.i18n import gettext as _
 from app.rooms.bots.identity import GAMES as BOT_GAMES
 from app.rooms.bots.identity import LEVELS
 from app.rooms.bots.solo import MAX_BOTS, start_against_bots
-from app.rooms.games import GAMES
 from app.web.deps import CurrentPlayer, GuestId, get_rooms
-from app.web.pages import seat_name
+from app.web.pages import home_context, seat_name
 from app.web.templating import templates
 
 router = APIRouter()
@@ -25,13 +24,15 @@ async def play_bots(
     request: Request,
     player: CurrentPlayer,
     guest_id: GuestId,
-    game: Annotated[str, Form(max_length=16)] = "knister",
+    game: Annotated[str, Form(max_length=16)] = "",
     bots: Annotated[str, Form(max_length=4)] = "3",
     level: Annotated[str, Form(max_length=16)] = "strong",
     name: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
-    """Create and start a game of ``game`` against ``bots`` (1-3) bots of ``level``; a bad
-    field shows the home page again with the reason (422)."""
+    """Create and start a game of ``game`` (by default the first the bots play) against
+    ``bots`` (1-3) bots of ``level``; a bad field shows the home page again with the reason
+    (422)."""
+    game = game or BOT_GAMES[0]
     count = int(bots) if bots.isdigit() else 0
     cleaned, error = seat_name(name, player)
     if game not in BOT_GAMES:
@@ -41,9 +42,7 @@ async def play_bots(
     if error:
         return templates.TemplateResponse(
             request, "home.html",
-            {"player": player, "games": list(GAMES), "bots_error": error, "value": name,
-             "solo_games": [kind for kind, plugin in GAMES.items() if plugin.reviewable]},
-            status_code=422)
+            home_context(player, bots_error=error, value=name), status_code=422)
     request.app.state.limits.hit("create_room", request)
     code = await start_against_bots(get_rooms(request), guest_id, cleaned, game, count, level)
     return RedirectResponse(f"/r/{code}", status_code=303)

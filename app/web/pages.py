@@ -42,15 +42,24 @@ def seat_name(name: str, player: Player | None) -> tuple[str, str | None]:
         return "", name_error_message(exc.code)
 
 
+SOLO_GAMES = [kind for kind, plugin in GAMES.items() if plugin.solo_practice]
+"""The games offered to play alone, with hints and the analysis (docs/rules.md, "Solo
+practice"), in the registry's order."""
+
+
+def home_context(player: Player | None, **extra: object) -> dict[str, object]:
+    """What the home page's template needs (``player``, the games, the solo games), plus
+    ``extra`` (a form's error and value when the page is shown again with it)."""
+    return {"player": player, "games": list(GAMES), "solo_games": SOLO_GAMES, **extra}
+
+
 @router.get("/", response_class=HTMLResponse, name="home")
 async def home(request: Request, player: CurrentPlayer, session: SessionDep,
                guest_id: GuestId) -> Response:
     """The home page: the guest's rooms that are still open, new room, play alone, Knikkers,
     leaderboards, your games."""
-    return templates.TemplateResponse(request, "home.html", {
-        "player": player, "games": list(GAMES),
-        "solo_games": [kind for kind, plugin in GAMES.items() if plugin.reviewable],
-        "my_rooms": await rooms_of(session, guest_id)})
+    return templates.TemplateResponse(request, "home.html", home_context(
+        player, my_rooms=await rooms_of(session, guest_id)))
 
 
 @router.get("/name", response_class=HTMLResponse, name="name_form")

@@ -148,9 +148,8 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     labels = frame["labels"]
     game_parts = None
     if game is not None and state.game_state is not None:
-        awaiting = getattr(plugin, "awaiting", None)  # optional: games with turns
-        if is_host and awaiting is not None and state.status == "playing":
-            proxy = proxy_seat(state, viewer, awaiting(state.game_state))
+        if is_host and plugin.pass_and_play and state.status == "playing":
+            proxy = proxy_seat(state, viewer, plugin.awaiting(state.game_state))
         view, game_parts = _game_view(state, proxy or (viewer.id if viewer else None),
                                       proxy is not None, labels)
     former = next((s for s in state.seats if s.player_id == player_id

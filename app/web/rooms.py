@@ -37,7 +37,7 @@ from app.web.deps import (
     guest_id_from_session,
     require_test_routes,
 )
-from app.web.pages import seat_name
+from app.web.pages import SOLO_GAMES, home_context, seat_name
 from app.web.qr import qr_svg
 from app.web.room_view import live_context
 from app.web.talk_view import TalkRenderer
@@ -124,29 +124,25 @@ async def create_room(
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
-SOLO_GAMES = [kind for kind, plugin in GAMES.items() if plugin.reviewable]
-"""The games offered to play alone, with hints and the analysis (docs/rules.md, "Solo
-practice")."""
-
-
 @router.post("/play-alone", name="play_alone")
 async def play_alone(
     request: Request,
     player: CurrentPlayer,
     guest_id: GuestId,
-    game: Annotated[str, Form(max_length=16)] = "kniffel",
+    game: Annotated[str, Form(max_length=16)] = "",
     name: Annotated[str, Form(max_length=200)] = "",
 ):
-    """A room of ``game`` for the visitor alone (seated as ``name``), hints on, started at
-    once; the room page follows. A bad game or name re-shows the home page's form (422)."""
+    """A room of ``game`` (by default the first of ``SOLO_GAMES``) for the visitor alone
+    (seated as ``name``), hints on, started at once; the room page follows. A bad game or
+    name re-shows the home page's form (422)."""
+    game = game or SOLO_GAMES[0]
     cleaned, error = seat_name(name, player)
     if game not in SOLO_GAMES:
         error = _("Unknown game.")
     if error:
         return templates.TemplateResponse(
             request, "home.html",
-            {"player": player, "games": list(GAMES), "solo_games": SOLO_GAMES,
-             "solo_error": error, "solo_value": name}, status_code=422)
+            home_context(player, solo_error=error, solo_value=name), status_code=422)
     request.app.state.limits.hit("create_room", request)
     rooms = get_rooms(request)
     code = await rooms.create_room(guest_id, cleaned, game, {"hints": "true"}, solo=True)

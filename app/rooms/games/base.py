@@ -213,6 +213,12 @@ class GamePlugin(Protocol):
     reviewable: bool
     """True when a finished game has a move-by-move analysis and review page (Kniffel family:
     ``app/review``)."""
+    solo_practice: bool
+    """True when the home page offers it to play alone, with hints (docs/rules.md, "Solo
+    practice")."""
+    pass_and_play: bool
+    """True when its rooms can seat players without a phone, filled in from the host's device
+    when the game waits for them (``awaiting``; docs/rules.md, "Table mode")."""
     tagline: str
     """The game in one line for a newcomer (an English gettext msgid; the home page)."""
     picture: str
@@ -237,6 +243,10 @@ class GamePlugin(Protocol):
     def basis(self, state: Any) -> dict[str, int]:
         """What a page showing ``state`` decided its game actions on (e.g. the roll number):
         the room service refuses a game action whose fields differ as ``stale``."""
+
+    def awaiting(self, state: Any) -> Sequence[int]:
+        """The seats the game waits for now, in the order it wants them (empty when it waits
+        for nobody in particular, or is over)."""
 
     def remove_seat(self, state: Any, seat_id: int) -> list[Event]:
         """Events taking ``seat_id`` out of a running game (host removed it or it left)."""

@@ -31,6 +31,8 @@ class KniffelGame(ViewsFromModule):
 
     folder = "kniffel"
     reviewable = True
+    solo_practice = True
+    pass_and_play = True
     picture = "dice"
     actions = frozenset({"roll", "hold", "score", "enter"})
     template = "rooms/kniffel/game.html"

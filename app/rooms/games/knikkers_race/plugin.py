@@ -74,6 +74,12 @@ class KnikkersRaceGame(ViewsFromModule):
     styles: tuple[str, ...] = ("css/knikkers.css", "css/knikkers_race.css")
     scripts: tuple[str, ...] = ("js/games/knikkers_race.js",)
     reviewable = False  # no move-by-move analysis: the replays on the result screen show it
+    solo_practice = False  # single-player Knikkers has its own pages
+    pass_and_play = False  # every racer moves on their own board at once
+
+    def awaiting(self, state: RaceState) -> list[int]:
+        """Nobody in particular: every board moves at once."""
+        return []
 
     def default_options(self) -> dict[str, Any]:
         """Variant "5 op een rij", no time limit."""

@@ -58,6 +58,8 @@ class KnisterGame(ViewsFromModule):
     actions = frozenset({"roll", "place", "enter"})
     folder = "knister"
     reviewable = False
+    solo_practice = False
+    pass_and_play = True
     template = "rooms/knister/game.html"
     parts_template = "rooms/knister/_parts.html"
     styles: tuple[str, ...] = ("css/knister.css",)
