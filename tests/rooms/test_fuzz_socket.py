@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
+from app.rooms.rules import ROOM_BASIS
 from tests.support import http
 from tests.support.players import Guest, wait_for
 
@@ -227,9 +228,10 @@ def _message(rng: random.Random, table: Table, basis: dict, anna: int
                 "bad_message")
     if kind == "room":  # decisions for the host only (during a game)
         return sent({"type": rng.choice(ROOM_ACTIONS), "target": anna}, "not_host")
-    if kind == "room_stale":  # decided on another room version
-        return sent({"type": rng.choice(ROOM_ACTIONS), "version": basis["version"] - 1},
-                    "stale")
+    if kind == "room_stale":  # decided on another room version (or game: the options)
+        room_action = rng.choice(ROOM_ACTIONS)
+        field = ROOM_BASIS[room_action][0]
+        return sent({"type": room_action, field: basis[field] - 1}, "stale")
     if kind == "ready":  # only in the lobby; "ready" must be true or false
         ready = rng.choice([True, False, "yes", 1])
         return sent({"type": "ready", "ready": ready},

@@ -266,7 +266,7 @@ async def test_the_sweep_keeps_a_room_with_an_open_socket_even_after_it_reloaded
             ws.send_json({"type": "hello", "version": -1})
             live = receive_until(ws.receive_text, 'id="live"')
             version = int(re.search(r'data-version="(\d+)"', live).group(1))
-            ws.send_json({"type": "options", "version": version, "timer": "30",
+            ws.send_json({"type": "options", "version": version, "game": 0, "timer": "30",
                           "action_id": "o1"})
             receive_until(ws.receive_text, 'data-ack="o1"')  # talk parts may come between
             now[0] += 10 * idle.after

@@ -31,8 +31,8 @@ async def test_messages_over_the_rate_are_refused_and_change_nothing(limited_ser
     allowed = [{"timer": "30"}, {"timer": "30", "match": "3"},
                {"timer": "30", "match": "3", "straight_without_seven": "12"}]
     version = (await host.state(code))["version"]
-    for options in allowed:  # each names the version it was decided on (stale actions fail)
-        reply = await a.act("options", version=version, **options)
+    for options in allowed:  # each names the game shown (stale actions fail)
+        reply = await a.act("options", version=version, game=0, **options)
         assert (reply.ok, reply.version) == (True, version + 1), reply
         version = reply.version
     before = await host.state(code)

@@ -10,8 +10,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
+from app.rooms.games import GAMES as ROOM_GAMES
+
 LEVELS = ("strong", "casual")
-GAMES = ("knister", "kniffel", "kitkniff", "yatzy")  # the room games bots play
+GAMES = tuple(kind for kind, plugin in ROOM_GAMES.items() if plugin.bot is not None)
+"""The room games bots play: those whose plug-in has a ``bot``, in the registry's order."""
 PREFIX = "bot-"
 _CODES = {"strong": "s", "casual": "c"}
 _LEVEL_OF = {code: level for level, code in _CODES.items()}

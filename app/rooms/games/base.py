@@ -193,6 +193,25 @@ class ViewsFromModule:
         return ("seat", viewer_seat_id) if group is None else group(state, viewer_seat_id)
 
 
+Strategies = Callable[[str, dict[str, Any]], Any]
+"""``strategies(ruleset, room options)``: the Kniffel family's optimal strategy
+(``app.engines.kniffel_optimal.Strategy``), None while it is being built
+(``StrategyTables.for_options``)."""
+
+
+class GameBot(Protocol):
+    """A game's bot (``GamePlugin.bot``): the move a bot of a level makes, as the message a
+    page would send (docs/rules.md, "Bots")."""
+
+    def move(self, state: Any, seat: int, level: str, key: str, last_seq: int,
+             options: dict[str, Any], strategies: Strategies) -> dict[str, Any] | None:
+        """``seat``'s next move in ``state`` at ``level`` (``strong``/``casual``) as
+        ``{"type": ..., ...}`` without the basis, or None when it has nothing to do now.
+        ``key`` (``"<game id>.<seat>"``) and ``last_seq`` (the last event's number) seed its
+        random choices, so the same state gives the same move in every process; ``options``:
+        the game's options (what ``strategies`` is asked for)."""
+
+
 class GamePlugin(Protocol):
     """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""
 
@@ -219,6 +238,8 @@ class GamePlugin(Protocol):
     pass_and_play: bool
     """True when its rooms can seat players without a phone, filled in from the host's device
     when the game waits for them (``awaiting``; docs/rules.md, "Table mode")."""
+    bot: GameBot | None
+    """Its bot, None for a game bots do not play (they are offered only where there is one)."""
     tagline: str
     """The game in one line for a newcomer (an English gettext msgid; the home page)."""
     picture: str

@@ -15,9 +15,10 @@ from datetime import datetime
 from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
-from app.rooms.games.base import ActionError, Dice, Event, Table, ViewsFromModule
+from app.rooms.games.base import ActionError, Dice, Event, GameBot, Table, ViewsFromModule
 from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
+from app.rooms.games.kniffel.bot import KniffelBot
 from app.rooms.games.kniffel.entry import decide_entry
 from app.rooms.games.kniffel.options import TIMER_CHOICES, default_options, parse_options
 from app.rooms.games.kniffel.state import KniffelState, fold, rolled
@@ -33,6 +34,7 @@ class KniffelGame(ViewsFromModule):
     reviewable = True
     solo_practice = True
     pass_and_play = True
+    bot: GameBot | None = KniffelBot()
     picture = "dice"
     actions = frozenset({"roll", "hold", "score", "enter"})
     template = "rooms/kniffel/game.html"

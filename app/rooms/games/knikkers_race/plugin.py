@@ -25,6 +25,7 @@ from app.rooms.games.base import (
     ActionError,
     Dice,
     Event,
+    GameBot,
     Table,
     ViewsFromModule,
     parse_cell,
@@ -76,6 +77,7 @@ class KnikkersRaceGame(ViewsFromModule):
     reviewable = False  # no move-by-move analysis: the replays on the result screen show it
     solo_practice = False  # single-player Knikkers has its own pages
     pass_and_play = False  # every racer moves on their own board at once
+    bot: GameBot | None = None  # bots do not race
 
     def awaiting(self, state: RaceState) -> list[int]:
         """Nobody in particular: every board moves at once."""

@@ -28,12 +28,14 @@ from app.rooms.games.base import (
     ActionError,
     Dice,
     Event,
+    GameBot,
     Table,
     ViewsFromModule,
     parse_cell,
     parse_int_options,
 )
 from app.rooms.games.knister import labels, timers, view
+from app.rooms.games.knister.bot import KnisterBot
 from app.rooms.games.knister.cells import grid_rows
 from app.rooms.games.knister.entry import decide_entry, entry_basis
 from app.rooms.games.knister.grid import sheet_grid
@@ -60,6 +62,7 @@ class KnisterGame(ViewsFromModule):
     reviewable = False
     solo_practice = False
     pass_and_play = True
+    bot: GameBot | None = KnisterBot()
     template = "rooms/knister/game.html"
     parts_template = "rooms/knister/_parts.html"
     styles: tuple[str, ...] = ("css/knister.css",)

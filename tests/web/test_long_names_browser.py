@@ -1,0 +1,83 @@
+"""A name of 24 characters without a space (the longest allowed) never makes a phone's page
+wider than the screen: in the game, on the result (ranking and "… share the win!") and in
+the lobby after it (a fresh user's finding: the final ranking pushed the score off screen
+and the page scrolled sideways, for Knister, Kniffel and the Knikkers race). In Debian
+Chromium at 390x844; SQLite only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import http
+from tests.support.browser import (
+    PHONE,
+    caught_up,
+    chromium,
+    create_room,
+    join,
+    screenshot,
+    sqlite_server,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+LONG = "W" * 12 + "&lt;b&gt;" + "M" * 3  # 24 characters, no space, HTML-looking
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[object]:
+    with sqlite_server(tmp_path_factory.mktemp("long-names")) as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def browser(server) -> Iterator[object]:
+    with chromium() as b:
+        yield b
+
+
+def _fits(page, where: str) -> None:
+    """The page is no wider than the screen, and no name sticks out of its box (a sheet's
+    head, a ranking's line, the winner; a box that cuts its text with an ellipsis, as the
+    Kniffel sheet's column heads do, does not count)."""
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], (where, width)
+    sticking_out = page.evaluate("""() => [...document.querySelectorAll(
+            '#live .sheet figcaption, #live .ranking li, #live .winner, #live th.player')]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1
+                && getComputedStyle(el).textOverflow !== 'ellipsis')
+        .map((el) => el.outerHTML)""")
+    assert sticking_out == [], (where, sticking_out)
+
+
+@pytest.mark.parametrize("game", ["knister", "kniffel", "knikkers_race"])
+def test_the_longest_names_fit_a_phone_in_the_game_and_on_the_result(server, browser,
+                                                                     game: str) -> None:
+    contexts = [browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
+                for _ in range(2)]
+    anna, other = pages = [ctx.new_page() for ctx in contexts]
+    code = create_room(anna, server, game, "A" * 24)
+    join(other, server, code, LONG)
+    for page in pages:
+        caught_up(page, server, code)
+    _fits(anna, "lobby")
+    anna.locator("#live [data-action=start]").tap()
+    expect(anna.locator("#live[data-status='playing']")).to_be_attached()
+    caught_up(anna, server, code)
+    _fits(anna, "game")
+    assert http.post(f"{server.url}/_test/rooms/{code}/finish").status_code == 200
+    for page in pages:
+        expect(page.locator("#live [data-result]")).to_be_attached()
+        caught_up(page, server, code)
+        _fits(page, "result")
+    screenshot(anna, f"long-names-result-{game}")
+    anna.locator("#live [data-action=rematch]").tap()
+    expect(anna.locator("#live[data-status='lobby']")).to_be_attached()
+    caught_up(anna, server, code)
+    _fits(anna, "lobby after the game")
+    for ctx in contexts:
+        ctx.close()
