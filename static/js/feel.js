@@ -109,10 +109,21 @@
   }
   window.addEventListener("resize", stickyOffsets);
 
+  // ----- a game that starts shows its beginning ------------------------------------------
+  // Start is tapped at the foot of the lobby: without this the page kept that scroll offset,
+  // the middle of the new score sheet (a fresh user's finding: Ones to Sixes off screen, and
+  // on a phone the sticky dice over the sheet's first rows). Everyone's page goes to the top of
+  // the game area, below the sticky header (scroll-padding-top, feel.css).
+  function showStart() {
+    var game = document.querySelector("#live [data-game]");
+    if (game) game.scrollIntoView({ block: "start", behavior: "auto" });
+  }
+
   function afterUpdate(initial) {
     var live = document.getElementById("live");
     var status = live && live.getAttribute("data-status");
     if (status === "finished" && (initial || lastStatus === "playing")) showResult();
+    if (status === "playing" && !initial && lastStatus && lastStatus !== "playing") showStart();
     if (status) lastStatus = status;
     stickyOffsets();
     showTurn();

@@ -162,3 +162,40 @@ def test_the_first_turn_after_start_is_in_view_on_a_phone(server, browser) -> No
     assert after["header"] <= after["top"] < after["height"], after
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.mark.parametrize("game", ["kniffel", "knister"])
+def test_a_game_that_starts_shows_its_beginning_on_every_phone(server, browser,
+                                                               game: str) -> None:
+    """Found by a fresh user: Start tapped at the foot of the lobby left both pages at that
+    scroll offset, the middle of the new Kniffel sheet (Ones to Sixes off screen, the sticky
+    dice over its first rows). Every page shows the game's top below the header, and the
+    Kniffel sheet's first row below the sticky dice."""
+    contexts = [browser.new_context(locale="nl-NL", viewport=PHONE, has_touch=True)
+                for _ in range(2)]
+    anna, bram = pages = [ctx.new_page() for ctx in contexts]
+    code = create_room(anna, server, game, "Anna")
+    join(bram, server, code, "Bram")
+    _settle(server, code, pages)
+    for page in pages:
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_function("() => window.scrollY > 0")
+    anna.locator("#live [data-action=start]").tap()
+    for page in pages:
+        wait_css(page, "#live[data-status='playing'] [data-game]")
+    _settle(server, code, pages)
+    for page in pages:
+        top = page.evaluate("""() => {
+            const bar = document.querySelector('.topbar').getBoundingClientRect();
+            const game = document.querySelector('#live [data-game]').getBoundingClientRect();
+            const turn = document.querySelector('#live .turn').getBoundingClientRect();
+            const first = document.querySelector("#live [data-slot$='/ones']");
+            const row = first && first.getBoundingClientRect();
+            return {header: bar.bottom, game: game.top, turn: turn.bottom,
+                    row: row && [row.top, row.bottom], height: innerHeight};
+        }""")
+        assert top["header"] - 1 <= top["game"] <= top["header"] + 24, top
+        if game == "kniffel":
+            assert top["turn"] <= top["row"][0] and top["row"][1] <= top["height"], top
+    for ctx in contexts:
+        ctx.close()

@@ -29,6 +29,13 @@ def test_each_game_declares_its_own_assets_and_capabilities(kind: str) -> None:
     assert all(seat in (1, 2) for seat in plugin.awaiting(state))
 
 
+def test_bots_play_exactly_the_games_that_declare_a_bot() -> None:
+    from app.rooms.bots.identity import GAMES as BOT_GAMES
+
+    assert BOT_GAMES == tuple(kind for kind, p in GAMES.items() if p.bot is not None)
+    assert BOT_GAMES == ("knister", "kniffel", "kitkniff", "yatzy")
+
+
 def test_the_shared_room_script_names_no_game() -> None:
     app_js = (STATIC / "js" / "app.js").read_text()
     assert not re.search(r"kniffel|knister|knikkers|data-box|data-cell", app_js, re.I)
