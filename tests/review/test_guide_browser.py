@@ -94,7 +94,7 @@ def test_the_guided_knister_round_to_its_end(server) -> None:
             expect(guide.locator("[data-guide-advice]")).to_have_text(
                 f"You rolled {total}. The strong bot would write it in row {r}, column {c}.")
             ways = 6 - abs(7 - total)  # 7: 6 of 36, 6 and 8: 5, 12: 1
-            expect(guide).to_contain_text(f"A {total} comes up in {ways} of 36 throws")
+            expect(guide).to_contain_text(f"The sum {total} comes up in {ways} of 36 throws")
             in_view(page, f'#live [data-cell="{cell}"]')  # not under the panel
             if n == 1:
                 screenshot(page, "guide-knister-phone")

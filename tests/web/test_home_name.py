@@ -12,7 +12,8 @@ TAGLINES_EN = {
     "knister": "Like Yahtzee on a grid: two dice, every sum goes into your 5×5 grid, and its "
                "rows and columns score like poker hands.",
     "kniffel": "Like Yahtzee: five dice, three throws a turn, 13 boxes to fill.",
-    "kitkniff": "Like Yahtzee, with the house rules of the KitKniff sheet: bigger bonuses.",
+    "kitkniff": ("Like Yahtzee, with the house rules of the KitKniff sheet: 100 points for "
+                 "each further five alike."),
     "yatzy": "Like Yahtzee, the Scandinavian way: 15 boxes, pairs included.",
     "knikkers_race": "Like Color Lines, as a race: everyone gets the same marbles.",
     "knikkers": "Like Color Lines: line up five marbles of one colour, alone, against the "

@@ -9,7 +9,7 @@ import sys
 import pytest
 from babel.messages.pofile import read_po
 
-from app.i18n import LANG_COOKIE, negotiate
+from app.i18n import LANG_COOKIE, gettext, negotiate, use_language
 from app.settings import ROOT
 
 EXTRACT_KEYWORDS = ["-k", "ActionError:2", "-k", "RoomError:2", "-k", "_error:3"]
@@ -97,3 +97,21 @@ def test_catalogs_cover_every_string_in_the_code(tmp_path) -> None:
     with (ROOT / "app" / "locale" / "nl" / "LC_MESSAGES" / "messages.po").open("rb") as fh:
         catalog_ids = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
     assert code_ids - catalog_ids == set()
+
+
+def test_german_quotes_open_low_and_close_high() -> None:
+    """German text quotes „so“ (a fresh user's finding: „Bereit” closed with the English
+    mark); Dutch „zo”, as Dutch typography has it."""
+    closing = {"de": "“", "nl": "”"}
+    for lang, close in closing.items():
+        with (ROOT / "app" / "locale" / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+            catalog = read_po(fh)
+        for message in catalog:
+            text = message.string if isinstance(message.string, str) else ""
+            for quoted in re.findall(r"„[^„]*", text):
+                assert re.match(rf"„[^“”\"]+{close}", quoted), (lang, message.id, text)
+
+
+def test_english_says_whose_turn_it_is_the_english_way() -> None:
+    with use_language("en"):
+        assert gettext("%(name)s's turn") % {"name": "Ann"} == "Ann's turn"

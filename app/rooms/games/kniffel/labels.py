@@ -9,7 +9,8 @@ from app.i18n import gettext as _
 GAME_NAMES = {"kniffel": "Kniffel", "kitkniff": "KitKniff", "yatzy": "Yatzy"}
 TAGLINES = {
     "kniffel": N_("Like Yahtzee: five dice, three throws a turn, 13 boxes to fill."),
-    "kitkniff": N_("Like Yahtzee, with the house rules of the KitKniff sheet: bigger bonuses."),
+    "kitkniff": N_("Like Yahtzee, with the house rules of the KitKniff sheet: 100 points "
+                   "for each further five alike."),
     "yatzy": N_("Like Yahtzee, the Scandinavian way: 15 boxes, pairs included."),
 }
 """Each rule set in one line for a newcomer (gettext msgids; docs/rules.md, "Kniffel family")."""
