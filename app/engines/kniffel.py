@@ -1,6 +1,6 @@
 """Kniffel family: the Kniffel, KitKniff and Yatzy scorecards, a turn of rolls, an automatic box.
 
-Sources: seed 004_158bafdd44373e34.txt (Kniffel), seed 002_592e3018138cffed.txt (KitKniff) and
+Sources: rule text 004 (Kniffel), rule text 002 (KitKniff) and
 docs/rules.md, section "Kniffel family", which settles every point the seeds leave open and stands
 where they differ (noted at the rule). Dice come in as arguments: this module never rolls. The
 rule sets, box ids and points per roll are in :mod:`app.engines.kniffel_rules` (re-exported).
@@ -76,9 +76,9 @@ class Scorecard:
         """Points per box for the sorted dice, with the joker applied when it applies.
 
         Joker (docs/rules.md): five alike while the yahtzee box is filled (50 or 0) let full_house
-        and the straights score 25/30/40 in any open box. The seeds limit where the joker may go
-        (seed 004: matching upper box or lower block; seed 002: lower block); docs/rules.md allows
-        any open box and stands.
+        and the straights score 25/30/40 in any open box. The rule texts limit where the joker
+        may go (004: matching upper box or lower block; 002: lower block); docs/rules.md
+        allows any open box and stands.
         """
         if self._joker and key in self._joker_rows and self._boxes["yahtzee"] is not None:
             return self._joker_rows[key]
@@ -98,7 +98,8 @@ class Scorecard:
         """Write the dice into an open box; returns the points written (as options promised).
 
         Also counts an extra yahtzee when the dice are five alike and the yahtzee box holds 50
-        (docs/rules.md, extra bonus; seed 004 "Zweiter Kniffel"; seed 002 "Weitere KitKniff-Würfe").
+        (docs/rules.md, extra bonus; rule text 004 "Zweiter Kniffel"; rule text 002 "Weitere
+        KitKniff-Würfe").
         Raises UnknownBox, BoxFilled or BadDice; the card is then unchanged.
         """
         if not isinstance(box, str) or box not in self._boxes:
@@ -145,7 +146,7 @@ class Scorecard:
 
     @property
     def upper_bonus(self) -> int:
-        """The ruleset's bonus once ones..sixes reach 63 (docs/rules.md; seed 004 "Der
+        """The ruleset's bonus once ones..sixes reach 63 (docs/rules.md; rule text 004 "Der
         63er-Bonus")."""
         reached = self.upper_total >= self.ruleset.upper_bonus_threshold
         return self.ruleset.upper_bonus if reached else 0
@@ -163,7 +164,7 @@ class Scorecard:
     @property
     def extra_bonus(self) -> int:
         """Extra-bonus points: Kniffel 50 each uncapped; KitKniff 100 each up to 900 and only with
-        the extra_bonus house rule on; Yatzy none (docs/rules.md, extra bonus; seed 002)."""
+        the extra_bonus house rule on; Yatzy none (docs/rules.md, extra bonus; rule text 002)."""
         if not self.house_rules.extra_bonus:
             return 0
         points = self._extra_yahtzees * self.ruleset.extra_bonus_each
@@ -217,7 +218,8 @@ def _valid_card(ruleset: Ruleset, boxes: Any, extra: Any, last: Any) -> bool:
 
 
 class Turn:
-    """One player's turn of up to three rolls (docs/rules.md, Kniffel family; seed 002 "Das Spiel").
+    """One player's turn of up to three rolls (docs/rules.md, Kniffel family; rule text 002
+    "Das Spiel").
 
     The first roll sets all five dice; later rolls replace the dice that are not held. Held dice
     may be released before any re-roll. Refused actions raise TurnError and change nothing.
@@ -245,7 +247,7 @@ class Turn:
 
     @property
     def can_roll(self) -> bool:
-        """A roll is left and at least one die is free (seed 002: at most 4 dice stay)."""
+        """A roll is left and at least one die is free (rule text 002: at most 4 dice stay)."""
         return self._rolls < MAX_ROLLS and not all(self._held)
 
     def free_count(self) -> int:
@@ -289,11 +291,11 @@ class Turn:
         self._held[self._checked(index)] = True
 
     def release(self, index: int) -> None:
-        """Put die index back in the cup (seed 004: dice put aside may be taken back)."""
+        """Put die index back in the cup (rule text 004: dice put aside may be taken back)."""
         self._held[self._checked(index)] = False
 
     def toggle(self, index: int) -> None:
-        """Hold a free die or release a held one (seed 002: click a die to hold or release)."""
+        """Hold a free die or release a held one (rule text 002: click a die to hold or release)."""
         i = self._checked(index)
         self._held[i] = not self._held[i]
 
@@ -305,7 +307,7 @@ class Turn:
         self._held = [i in chosen for i in range(DICE)]
 
 
-# Which box to give up first when nothing scores (seed 004, "Taktik: Was man wann streicht":
+# Which box to give up first when nothing scores (rule text 004, "Taktik: Was man wann streicht":
 # ones, then yahtzee, then twos ...; the large straight last).
 SCRATCH_ORDER: tuple[str, ...] = (
     "ones",
@@ -330,8 +332,8 @@ def auto_box(scorecard: Scorecard, dice: Iterable[int]) -> str:
     """The box to fill for a player whose time ran out: simple and deterministic.
 
     1. the open box other than chance with the most points (ties: card order);
-    2. if none scores, chance (kept as the reserve for a bad roll, seed 004 "Taktik");
-    3. if nothing scores, the first open box in SCRATCH_ORDER (seed 004 "Taktik").
+    2. if none scores, chance (kept as the reserve for a bad roll, rule text 004 "Taktik");
+    3. if nothing scores, the first open box in SCRATCH_ORDER (rule text 004 "Taktik").
     Raises BadDice, or ScorecardError when the card is complete.
     """
     options = scorecard.options(dice)

@@ -1,6 +1,6 @@
 """Kniffel family rules as data: the rule sets, house rules, box ids and points per roll.
 
-Sources: seed 004_158bafdd44373e34.txt (Kniffel), seed 002_592e3018138cffed.txt (KitKniff) and
+Sources: rule text 004 (Kniffel), rule text 002 (KitKniff) and
 docs/rules.md, section "Kniffel family", which settles every point the seeds leave open and stands
 where they differ (noted at the rule). The scorecard and the turn that use these tables are in
 :mod:`app.engines.kniffel`. Pure: no I/O, no randomness.
@@ -21,7 +21,7 @@ YAHTZEE_POINTS = 50
 
 UPPER_BOXES: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
 FACE_OF = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
-# The order of the Kniffel / KitKniff block (seed 004, "Die Punktetabelle").
+# The order of the Kniffel / KitKniff block (rule text 004, "Die Punktetabelle").
 KNIFFEL_BOXES: tuple[str, ...] = UPPER_BOXES + (
     "three_of_a_kind",
     "four_of_a_kind",
@@ -91,18 +91,20 @@ class Ruleset:
 
 
 RULESETS: dict[str, Ruleset] = {
-    # seed 004, "Die Punktetabelle", "Der 63er-Bonus", "Zweiter Kniffel"; docs/rules.md.
+    # rule text 004, "Die Punktetabelle", "Der 63er-Bonus", "Zweiter Kniffel"; docs/rules.md.
     "kniffel": Ruleset("kniffel", KNIFFEL_BOXES, "kniffel", 35, True, 50, None),
-    # seed 002, "Prämie - Bonus", "Kniffel als Joker", "Weitere KitKniff-Würfe"; docs/rules.md.
+    # rule text 002, "Prämie - Bonus", "Kniffel als Joker", "Weitere KitKniff-Würfe"; docs/rules.md.
     "kitkniff": Ruleset("kitkniff", KNIFFEL_BOXES, "kniffel", 35, True, 100, 900),
-    # seed 004, "Häufige Hausregeln: Absteigend (Yatzy-Stil)"; docs/rules.md (+50 bonus, no joker).
+    # rule text 004, "Häufige Hausregeln: Absteigend (Yatzy-Stil)"; docs/rules.md (+50 bonus,
+    # no joker).
     "yatzy": Ruleset("yatzy", YATZY_BOXES, "yatzy", 50, False, 0, None),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """Room options (docs/rules.md, Kniffel family, house rules; seed 004, "Häufige Hausregeln").
+    """Room options (docs/rules.md, Kniffel family, house rules; rule text 004, "Häufige
+    Hausregeln").
 
     joker: False = "no joker": full house and straights score only what the dice show; the extra
     bonus is still paid. five_alike_full_house: "Kniffel als Full House". extra_bonus: the KitKniff
@@ -119,7 +121,8 @@ class HouseRules:
 
 
 def _kniffel_points(dice: tuple[int, ...], five_alike_full_house: bool) -> dict[str, int]:
-    """docs/rules.md, Kniffel / KitKniff column; seed 004 "Die Punktetabelle"; seed 002."""
+    """docs/rules.md, Kniffel / KitKniff column; rule texts 004 ("Die Punktetabelle") and
+    002."""
     shape, total, run = multiplicities(dice), sum(dice), longest_run(dice)
     full_house = shape == (3, 2) or (five_alike_full_house and shape == (5,))
     return {

@@ -1,9 +1,8 @@
 """Knikkers (Color Lines): the rules engine for the single-player marble game.
 
-Rule sources: docs/rules.md, section "Knikkers (Color Lines)" (authoritative) and the original
-Dutch rule text ``seeds/001_d3872731f6cfa08a.txt`` beside docs/rules.md ("Knikkers - zo speelt u
-het", steps 1-7). Where and in which colour balls appear is in :mod:`app.engines.knikkers_seed`
-(the seeding function, versioned ``v1``).
+Rule sources: docs/rules.md, section "Knikkers (Color Lines)" (authoritative), and the Dutch
+rule text 001 it follows ("Knikkers - zo speelt u het", steps 1-7). Where and in which colour
+balls appear is in :mod:`app.engines.knikkers_seed` (the seeding function, versioned ``v1``).
 
 Coordinates are ``(row, col)``, 0-based from the top-left of the 9x9 board; colours are 0..6 and an
 empty cell is ``None``. Internally the board is a flat list of 81 cells (index ``row * 9 + col``)
@@ -82,7 +81,7 @@ class Game(Position):
 
     Make one with :meth:`new`, :meth:`from_position` or :meth:`replay`. Games compare equal when
     their :meth:`state_dict` and the move they can take back are equal.
-    Rule source: docs/rules.md, Knikkers; seed 001_d3872731f6cfa08a.txt.
+    Rule source: docs/rules.md, Knikkers; rule text 001.
     """
 
     __slots__ = ()
@@ -96,7 +95,7 @@ class Game(Position):
         :mod:`app.engines.knikkers_seed`). No line is cleared at the start.
         Raises: ValueError for a bad seed or min_line.
         Rule source: docs/rules.md, Knikkers ("A new game has 5 balls on the board and shows the 3
-        upcoming balls"; "Determinism"); seed 001, step 1.
+        upcoming balls"; "Determinism"); rule text 001, step 1.
         """
         seed = check_seed(seed)
         min_line = check_min_line(min_line)
@@ -231,7 +230,7 @@ class Game(Position):
         Raises: IllegalMove when there is no move to take back (no move yet, or the last action
         was already an undo: only one move can be taken back).
         Rule source: docs/rules.md, Knikkers ("Undo ("Terug") takes back the last move only (not
-        two in a row)"); seed 001, step 5.
+        two in a row)"); rule text 001, step 5.
         """
         snap = self._undo
         if snap is None:

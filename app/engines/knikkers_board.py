@@ -1,7 +1,7 @@
 """Knikkers (Color Lines) board mechanics: geometry, input checks, paths, lines, spawning, points.
 
 The pure building blocks of :class:`app.engines.knikkers.Game` (docs/rules.md, section "Knikkers
-(Color Lines)"; seed ``001_d3872731f6cfa08a.txt``). The board is a flat list of 81 cells (index
+(Color Lines)"; rule text 001). The board is a flat list of 81 cells (index
 ``row * 9 + col``), each a colour 0..6 or None; coordinates are ``(row, col)``, 0-based from the
 top-left. Where and in which colour balls appear is in :mod:`app.engines.knikkers_seed`.
 Pure: no I/O, no clock, no randomness of its own.
@@ -64,7 +64,7 @@ def line_points(length: int, min_line: int) -> int:
     Returns: ``length * (length - min_line + 1) * 2``, or 0 when ``length < min_line``
     (5-variant: 5 -> 10, 6 -> 24, 7 -> 42; 4-variant: 4 -> 8, 5 -> 20).
     Raises: ValueError for min_line not in (4, 5) or a negative or non-int length.
-    Rule source: docs/rules.md, Knikkers ("Points for one line of n balls"); seed 001,
+    Rule source: docs/rules.md, Knikkers ("Points for one line of n balls"); rule text 001,
     "Scoretelling".
     """
     if type(min_line) is not int or min_line not in MIN_LINES:
@@ -106,7 +106,7 @@ def find_path(cells: list[int | None], src: int, dst: int) -> list[int] | None:
     the same on every run: each cell's predecessor is the first cell that reached it. ``prev`` is a
     copy of the board, so balls count as already visited and one test per neighbour suffices.
     Rule source: docs/rules.md, Knikkers ("reachable through empty cells by orthogonal steps (never
-    diagonal, never through balls)"); seed 001, step 2.
+    diagonal, never through balls)"); rule text 001, step 2.
     """
     prev: list[int | None] = cells[:]
     prev[src] = src

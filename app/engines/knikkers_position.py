@@ -30,7 +30,7 @@ class Snapshot:
 class Position:
     """The position of one Knikkers game, read-only (the moves are :class:`Game`'s).
 
-    Rule source: docs/rules.md, Knikkers; seed 001_d3872731f6cfa08a.txt.
+    Rule source: docs/rules.md, Knikkers; rule text 001.
     """
 
     __slots__ = ("_seed", "_min_line", "_cells", "_upcoming", "_spawn_index", "_score", "_moves",
@@ -101,7 +101,7 @@ class Position:
     @property
     def over(self) -> bool:
         """True exactly when no cell is empty (docs/rules.md, Knikkers: "The game is over when no
-        cell is empty"; seed 001, step 7)."""
+        cell is empty"; rule text 001, step 7)."""
         return self._free == 0
 
     @property

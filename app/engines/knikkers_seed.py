@@ -1,7 +1,7 @@
 """Knikkers seeding: where and in which colour every ball of a game comes, fixed by the seed.
 
 Rule source: docs/rules.md, Knikkers ("Determinism"; "Undo ... the same balls come again, on the
-same cells while free") and seed 001_d3872731f6cfa08a.txt, "De regels in dit spel" ("Het spel zelf,
+same cells while free") and rule text 001, "De regels in dit spel" ("Het spel zelf,
 niet het toeval, bepaalt waar nieuwe knikkers komen").
 
 Stored games must replay forever, so this module never uses Python's ``random``; every number comes

@@ -1,6 +1,6 @@
 """Knister: the 5x5 sheet of dice sums and its scoring.
 
-Sources: seed 000_30715a6c3153a139.txt ("Wanneer eindigt het spel", "Veelgemaakte fouten") and
+Sources: rule text 000 ("Wanneer eindigt het spel", "Veelgemaakte fouten") and
 docs/rules.md, section "Knister". Each turn every player writes the same sum of two dice (2..12)
 into one empty cell; a written number is final. When all 25 cells are full, the 12 lines score: 5
 rows, 5 columns and the 2 corner-to-corner diagonals, which count double.
@@ -31,10 +31,10 @@ class PlacementError(ValueError):
 
 
 class CellTaken(PlacementError):
-    """The cell already holds a number (seed 000, "Veelgemaakte fouten": a number is final)."""
+    """The cell already holds a number (rule text 000, "Veelgemaakte fouten": a number is final)."""
 
 
-# docs/rules.md, Knister, points table; seed 000, "Wanneer eindigt het spel en wie wint".
+# docs/rules.md, Knister, points table; rule text 000, "Wanneer eindigt het spel en wie wint".
 # The categories are exclusive: a line scores its one combination, never a sum of several.
 BASE_POINTS: dict[str, int] = {
     "none": 0,
@@ -84,7 +84,8 @@ DEFAULT_RULES = KnisterRules()
 
 
 def _classify_sorted(values: tuple[int, ...]) -> str:
-    """Combination id of five checked sums. A repeated number never makes a straight (seed 000)."""
+    """Combination id of five checked sums. A repeated number never makes a straight (rule
+    text 000)."""
     name = _BY_MULTIPLICITIES.get(multiplicities(values))
     if name is not None:
         return name
@@ -264,7 +265,7 @@ def _line_keys(weights: list[int]) -> tuple[int, ...]:
 
 
 def score_grid(grid: Grid, rules: KnisterRules | None = None) -> KnisterScore:
-    """Score a sheet (docs/rules.md, Knister; seed 000, "Wanneer eindigt het spel").
+    """Score a sheet (docs/rules.md, Knister; rule text 000, "Wanneer eindigt het spel").
 
     Args: grid, 5 rows of 5 cells, each None (empty) or a sum 2..12; rules (default: seed rules).
     Returns a KnisterScore; lines with an empty cell score 0. Raises ValueError on a bad grid.
@@ -277,7 +278,7 @@ def score_grid(grid: Grid, rules: KnisterRules | None = None) -> KnisterScore:
 
 
 class KnisterSheet:
-    """One player's 5x5 sheet; numbers go into empty cells and are final (seed 000,
+    """One player's 5x5 sheet; numbers go into empty cells and are final (rule text 000,
     docs/rules.md)."""
 
     def __init__(self) -> None:

@@ -1,8 +1,8 @@
 """What of a Knikkers game the browser may see.
 
 The seed fixes every spawn of a game (``app.engines.knikkers_seed``), and the engine is public,
-so the seed is the game's whole future. Rule (issue 11, "Ranked Knikkers games keep their future
-secret"): nothing sent to a browser reveals a seed, or any spawn of a game still being played
+so the seed is the game's whole future. Rule (docs/rules.md, Knikkers,
+"Secrecy"): nothing sent to a browser reveals a seed, or any spawn of a game still being played
 beyond the three upcoming colours it shows.
 
 - The seed (and the engine's draw counter, ``spawn_index``) never leave the server, not even for

@@ -7,7 +7,8 @@ Order: score descending, then the earlier ``finished_at``, then player id / game
 ties (1, 2, 2, 4): ``1 + count(rows with a strictly higher score)``; in players mode that count
 is a sum over ``knikkers_score_counts`` (one row per distinct score), in games mode an index range
 count over ``knikkers_scores``.
-Issue 6, "Leaderboards and statistics"; the bench (bench/leaderboard.py) times these queries.
+docs/rules.md, Knikkers, "Leaderboards and statistics"; the bench (bench/leaderboard.py) times
+these queries.
 """
 
 from __future__ import annotations

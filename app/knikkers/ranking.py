@@ -3,7 +3,8 @@
 Called inside the transaction of the action that ended the game (``service``); there is no
 other way to write ``knikkers_scores`` or ``knikkers_bests``. Rule source: docs/rules.md, Knikkers
 ("Every finished game is recorded and ranked; a replayed game counts as a game of its own");
-issue 6 ("A finished game is verified by replaying its log from its seed before it is ranked").
+and "End of game and ranking" (a finished game is verified by replaying its log from its seed
+before it is ranked).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 The seed fixes every spawn of a game (``app.engines.knikkers_seed``), so it is the game's whole
 future: it stays on the server (``app.knikkers.disclosure``). Rule source: docs/rules.md, Knikkers
-("Determinism"; ""Nieuw spel" starts a new seed"); issue 6 ("Daily game: one seed per day per
-variant, the same for everyone"); issue 11 ("derive it with a server secret").
+("Determinism"; ""Nieuw spel" starts a new seed"; "Daily game": one seed per day per variant,
+the same for everyone, derived with the server's secret).
 """
 
 from __future__ import annotations

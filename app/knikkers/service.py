@@ -4,7 +4,7 @@ Every action follows the same path: lock the game row (one writer per game, on S
 Postgres alike), load its log, rebuild the state with the engine, let the engine decide, append
 one ``game_events`` row, finish and rank the game when it is over, commit. A refused action
 raises ``Refused`` and stores nothing. The browser only ever sends (src, dst) or undo; no input
-sets a score. Rule source: docs/rules.md, Knikkers; issue 6, "Server authority".
+sets a score. Rule source: docs/rules.md, Knikkers, "Server authority".
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A player's Knikkers statistics per variant: games, best, average, lines, score history.
 
-Read from ``knikkers_scores`` (only finished, verified games count). Issue 6: "A player page:
-games played, best, average, lines cleared, and a chart of their scores over time and a
-histogram".
+Read from ``knikkers_scores`` (only finished, verified games count). docs/rules.md, Knikkers,
+"Leaderboards and statistics": games played, best, average, lines cleared, a chart of the
+points over time and a histogram.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Test-only start positions (served only when ``settings.test_hooks`` is on).
 
-Issue 6, acceptance 5: "reaches the end screen of a game started from a near-full test position".
+The browser tests reach a game's end screen from a near-full test position
+(docs/testing.md).
 """
 
 from __future__ import annotations

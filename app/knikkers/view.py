@@ -1,8 +1,9 @@
 """What the Knikkers templates show: colour and symbol names, cell labels, the move animation's
 data, durations. Pure functions over engine values; visible words go through gettext.
 
-Colour-blind friendly (issue 6): colour k always has symbol k (circle, triangle, square, diamond,
-star, cross, heart) on top of an Okabe-Ito palette colour (static/css/knikkers.css).
+Colour-blind friendly (docs/rules.md, Knikkers, "Colours and symbols"): colour k always has
+symbol k (circle, triangle, square, diamond, star, cross, heart) on top of an Okabe-Ito palette
+colour (static/css/knikkers.css).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ def box_label(box: str, ruleset: str) -> str:
     """A Kniffel-family box id (docs/rules.md, "Kniffel family") in the current language.
 
     ``ruleset`` is ``kniffel``, ``kitkniff`` or ``yatzy``: the five-alike box is named after
-    the game ("Kniffel" / "KitKniff" / "Yatzy"), and KitKniff's chance is "Krempel" (seed 002).
+    the game ("Kniffel" / "KitKniff" / "Yatzy"), and KitKniff's chance is "Krempel" (rule text 002).
     """
     if box == "yahtzee":
         return GAME_NAMES[ruleset]

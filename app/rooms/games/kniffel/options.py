@@ -1,6 +1,6 @@
 """Kniffel-family room options: their defaults and the check of the host's lobby form.
 
-Rules: docs/rules.md, "Kniffel family" ("House rules") and seed 004, "Häufige Hausregeln".
+Rules: docs/rules.md, "Kniffel family" ("House rules") and rule text 004, "Häufige Hausregeln".
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from app.rooms.games.base import OptionError, parse_int_options
 from app.rooms.games.table import parse_dice_mode
 
 TIMER_CHOICES = (0, 60, 120)
-MAX_COLUMNS = 6  # seed 004, "Mehrere Spalten": a block has six columns
+MAX_COLUMNS = 6  # rule text 004, "Mehrere Spalten": a block has six columns
 _TRUE = ("1", "true", "on", "yes")
 _FALSE = ("0", "false", "off", "no", "")
 

@@ -1,7 +1,7 @@
 """Kniffel, KitKniff and Yatzy in a room: one player at a time rolls, holds and fills a box.
 
-Rules: docs/rules.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
-002_592e3018138cffed.txt (KitKniff). One plug-in class serves the three rule sets
+Rules: docs/rules.md, "Kniffel family"; rule texts 004 (Kniffel) and 002
+(KitKniff). One plug-in class serves the three rule sets
 (``KniffelGame("kniffel")`` ...). The state and its events are in ``kniffel_state``, the
 template context in ``view``.
 

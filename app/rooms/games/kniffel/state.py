@@ -1,10 +1,10 @@
 """A Kniffel-family game in a room, folded from its events (Kniffel, KitKniff, Yatzy).
 
-Rules: docs/rules.md, "Kniffel family"; seed 004_158bafdd44373e34.txt (Kniffel) and seed
-002_592e3018138cffed.txt (KitKniff). Turns go round the table in seat order; a turn is the
+Rules: docs/rules.md, "Kniffel family"; rule texts 004 (Kniffel) and 002
+(KitKniff). Turns go round the table in seat order; a turn is the
 engine's ``Turn`` (up to three rolls, holds) and ends by filling one open box.
 
-Columns (seed 004, "Häufige Hausregeln: Mehrere Spalten": six columns "für sechs Spiele
+Columns (rule text 004, "Häufige Hausregeln: Mehrere Spalten": six columns "für sechs Spiele
 hintereinander"): each seat has ``columns`` scorecards filled one after the other; a turn fills
 a box of the seat's first incomplete column, and the game ends when every column of every
 active seat is full. Totals are summed over the columns.

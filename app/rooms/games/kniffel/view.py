@@ -1,8 +1,9 @@
 """What a Kniffel-family game shows: the JSON of ``state.json`` and the template context.
 
-Score sheet (issue 5): every seat a column group (one sub-column per game column), the boxes,
-the upper subtotal with its progress towards 63, the upper bonus, the extra bonus, the totals
-and, with several columns, the running total; the box filled last is marked.
+Score sheet (docs/rules.md, "Kniffel family"): every seat a column group (one sub-column per
+game column), the boxes, the upper subtotal with its progress towards 63, the upper bonus, the
+extra bonus, the totals and, with several columns, the running total; the box filled last is
+marked.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _PAR = {box: 3 * face for face, box in enumerate(UPPER_BOXES, start=1)}
 def column_summary(card: Scorecard) -> dict[str, Any]:
     """One scorecard's boxes and sums: ``boxes`` {box: points|None}, ``upper_total``,
     ``upper_bonus``, ``upper_done`` (ones..sixes all filled), ``par_diff`` (upper points
-    minus three of each filled face: >= 0 is on course for the bonus, seed 004 "Der
+    minus three of each filled face: >= 0 is on course for the bonus, rule text 004 "Der
     63er-Bonus"), ``lower_total``, ``extra_yahtzees``, ``extra_bonus``, ``total``,
     ``last_box``, ``complete``."""
     boxes = card.boxes
