@@ -50,7 +50,7 @@ class Target:
 TARGETS = (
     Target("app/rooms/rules.py"),
     Target("app/rooms/room_actions.py"),
-    Target("app/rooms/table_seats.py"),
+    Target("app/rooms/pass_and_play.py"),
     Target("app/rooms/bots/control.py"),
     Target("app/live/origin.py"),
     Target("app/live/presence.py"),

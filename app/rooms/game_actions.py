@@ -14,7 +14,7 @@ from app.rooms.bots.control import as_takeover
 from app.rooms.delta import Delta
 from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
-from app.rooms.games.base import Event, Table
+from app.rooms.games.base import Event, Presence
 from app.rooms.repository import RoomRepository, event_rows
 from app.rooms.state import RoomState, SeatInfo
 from app.rooms.timers import RoomTimers
@@ -48,7 +48,7 @@ class GameActions:
             events = as_takeover(events)
         return await self.append(state, events, action_id)
 
-    def table(self, state: RoomState) -> Table:
+    def table(self, state: RoomState) -> Presence:
         """The plug-in's view of the table (``RoomTimers.table``)."""
         return self.timers.table(state)
 
@@ -69,7 +69,7 @@ class GameActions:
             raise RoomError("not_playing", "No game is running.")
         long_ago = datetime(2000, 1, 1, tzinfo=UTC)
         seats = list(state.game.seat_ids)
-        table = Table(seat_ids=seats, away_since=dict.fromkeys(seats, long_ago),
+        table = Presence(seat_ids=seats, away_since=dict.fromkeys(seats, long_ago),
                       started_at=long_ago, watching_since=long_ago)
         later = self.clock() + timedelta(days=1)
         version = state.version

@@ -17,10 +17,10 @@ from app.rooms.bots.control import parse_bot_options
 from app.rooms.bots.seats import add_bot
 from app.rooms.errors import RoomError
 from app.rooms.games.base import Event
+from app.rooms.pass_and_play import add_table_seat
 from app.rooms.repository import RoomRepository, event_rows
 from app.rooms.rules import heir, next_game
 from app.rooms.state import RoomState
-from app.rooms.table_seats import add_table_seat
 from app.rooms.writes import (
     game_finished,
     new_game,

@@ -27,11 +27,11 @@ from app.rooms.game_actions import GameActions
 from app.rooms.games import GAMES, get_game
 from app.rooms.games.base import ActionError
 from app.rooms.memory import RoomMemory
+from app.rooms.pass_and_play import acting_seat
 from app.rooms.repository import RoomRepository
 from app.rooms.room_actions import ROOM_ACTIONS, RoomActions
 from app.rooms.rules import HOST_GRACE, check_basis, required_basis
 from app.rooms.state import RoomState
-from app.rooms.table_seats import acting_seat
 from app.rooms.timers import RoomTimers
 from app.store.db import Database
 

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
 TABLE_PLAYER_PREFIX = "table-"
-"""Player ids of seats without a device (docs/rules.md, "Table mode"; ``app.rooms.table_seats``)."""
+"""Player ids of seats without a device (docs/rules.md, "Table mode";
+``app.rooms.pass_and_play``)."""
 RECENT_ACTIONS = 2048
 
 

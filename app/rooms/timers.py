@@ -13,12 +13,12 @@ from datetime import datetime, timedelta
 
 from app.clock import as_utc
 from app.rooms.bots.control import BotControl
-from app.rooms.games.base import Table
+from app.rooms.games.base import Presence
+from app.rooms.pass_and_play import present_seats
 from app.rooms.rules import host_handoff
 from app.rooms.state import RoomState, SeatInfo
-from app.rooms.table_seats import present_seats
 
-Presence = Callable[[str], frozenset[str]]
+OnlineOf = Callable[[str], frozenset[str]]
 AwaySince = Callable[[str], dict[str, datetime]]
 
 
@@ -29,7 +29,7 @@ class RoomTimers:
     is called when a room's deadline has come."""
 
     def __init__(self, clock: Callable[[], datetime], host_grace: timedelta,
-                 presence: Callable[[], tuple[Presence, AwaySince]],
+                 presence: Callable[[], tuple[OnlineOf, AwaySince]],
                  fire: Callable[[str], Awaitable[None]]) -> None:
         self.clock = clock
         self.host_grace = host_grace
@@ -40,17 +40,17 @@ class RoomTimers:
         self.watch: Callable[[RoomState], None] = lambda state: None  # after every arm
         self._watching: dict[str, datetime] = {}
 
-    def table(self, state: RoomState) -> Table:
+    def table(self, state: RoomState) -> Presence:
         """The plug-in's view of the table: seat order, who is online, since when each away
         seat has been away, and since when this process watches the room (with bots, bot
         seats count as online, and all seats do while bots take over: ``BotControl.adjust``)."""
         table = self._presence_table(state)
         return self.bots.adjust(state, table) if self.bots else table
 
-    def _presence_table(self, state: RoomState) -> Table:
+    def _presence_table(self, state: RoomState) -> Presence:
         online, away_since = self.presence()
         here, away = online(state.code), away_since(state.code)
-        return Table(
+        return Presence(
             seat_ids=state.game.seat_ids if state.game else [],
             online=frozenset(present_seats(state, here)),
             away_since={s.id: away[s.player_id] for s in state.seats if s.player_id in away},

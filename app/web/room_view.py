@@ -13,9 +13,9 @@ from markupsafe import Markup, escape
 
 from app.i18n import current_language, use_language
 from app.rooms.games.base import Part
+from app.rooms.pass_and_play import present_seats, proxy_seat
 from app.rooms.rules import page_basis
 from app.rooms.state import RoomState
-from app.rooms.table_seats import present_seats, proxy_seat
 from app.web.templating import render_block, templates
 
 

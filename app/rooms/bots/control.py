@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from app.rooms.bots.identity import bot_level
-from app.rooms.games.base import Event, Table, parse_switch
+from app.rooms.games.base import Event, Presence, parse_switch
 from app.rooms.state import RoomState
 
 OPTION = "bot_takeover"
@@ -61,14 +61,14 @@ class BotControl:
         return state.status == "playing" and state.game is not None and \
             takeover_on(state.options)
 
-    def adjust(self, state: RoomState, table: Table) -> Table:
+    def adjust(self, state: RoomState, table: Presence) -> Presence:
         """The table the plug-in decides its automatic moves on: bot seats are present, and
         with takeover on every seat is (bots play for the away ones instead)."""
         if self._takeover(state):
             return replace(table, online=frozenset(table.seat_ids))
         return replace(table, online=table.online | bot_seats(state))
 
-    def mark(self, state: RoomState, table: Table, now: datetime) -> datetime | None:
+    def mark(self, state: RoomState, table: Presence, now: datetime) -> datetime | None:
         """Note in ``state`` the seats taken over now (``taken_over``) and, as countdowns in
         ``away_due``, when the others away will be; returns the next such moment or None.
         ``table``: as ``RoomTimers`` builds it (real presence)."""

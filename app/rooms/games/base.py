@@ -75,9 +75,11 @@ class Event:
 
 
 @dataclass
-class Table:
-    """What a plug-in knows of the room: seat ids in play order, who is online now, and
-    since when each away seat has been away (when this process saw it leave).
+class Presence:
+    """Who is at the table, as a plug-in knows it: seat ids in play order, who is online now,
+    and since when each away seat has been away (when this process saw it leave). Not to be
+    confused with table mode (real dice: ``real_dice``) nor with seats without a phone
+    (``app.rooms.pass_and_play``).
 
     ``started_at``: when the current game started (a first turn's timer starts there).
     ``watching_since``: since when this process has tracked the room's presence; an away
@@ -272,13 +274,13 @@ class GamePlugin(Protocol):
     def remove_seat(self, state: Any, seat_id: int) -> list[Event]:
         """Events taking ``seat_id`` out of a running game (host removed it or it left)."""
 
-    def deadline(self, state: Any, table: Table, now: datetime) -> datetime | None:
+    def deadline(self, state: Any, table: Presence, now: datetime) -> datetime | None:
         """When the server must act for someone next (timers, an away roller), or None."""
 
-    def away_deadlines(self, state: Any, table: Table, now: datetime) -> dict[int, datetime]:
+    def away_deadlines(self, state: Any, table: Presence, now: datetime) -> dict[int, datetime]:
         """Per away seat the table waits for, when the server acts for it (a countdown)."""
 
-    def on_timer(self, state: Any, table: Table, now: datetime, dice: Dice) -> list[Event]:
+    def on_timer(self, state: Any, table: Presence, now: datetime, dice: Dice) -> list[Event]:
         """Automatic events due at ``now`` (marked ``auto``); empty when nothing is due."""
 
     def is_over(self, state: Any) -> bool:

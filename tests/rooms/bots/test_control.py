@@ -18,7 +18,7 @@ from app.rooms.bots.control import (
     parse_bot_options,
     takeover_on,
 )
-from app.rooms.games.base import Event, OptionError, Table
+from app.rooms.games.base import Event, OptionError, Presence
 from app.rooms.state import GameInfo, RoomState, SeatInfo
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -41,8 +41,8 @@ def room(options: dict | None = None, status: str = "playing",
 
 
 def table(online=(), away=None, watching: datetime | None = None,
-          seat_ids=(1, 2, 3, 4, 5)) -> Table:
-    return Table(seat_ids=list(seat_ids), online=frozenset(online), away_since=away or {},
+          seat_ids=(1, 2, 3, 4, 5)) -> Presence:
+    return Presence(seat_ids=list(seat_ids), online=frozenset(online), away_since=away or {},
                  watching_since=watching)
 
 

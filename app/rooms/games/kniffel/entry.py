@@ -12,7 +12,7 @@ from typing import Any
 from app.engines.kniffel import DICE
 from app.rooms.games.base import Event
 from app.rooms.games.kniffel.state import KniffelState
-from app.rooms.games.table import entered_faces, refuse_entry, refuse_roll
+from app.rooms.games.real_dice import entered_faces, refuse_entry, refuse_roll
 
 
 def decide_entry(state: KniffelState, seat_id: int, action: dict[str, Any]) -> list[Event]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.engines.kniffel import RULESETS
 from app.rooms.games.base import OptionError, parse_int_options
-from app.rooms.games.table import parse_dice_mode
+from app.rooms.games.real_dice import parse_dice_mode
 
 TIMER_CHOICES = (0, 60, 120)
 MAX_COLUMNS = 6  # rule text 004, "Mehrere Spalten": a block has six columns

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
-from app.rooms.games.base import ActionError, Dice, Event, GameBot, Table, ViewsFromModule
+from app.rooms.games.base import ActionError, Dice, Event, GameBot, Presence, ViewsFromModule
 from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.bot import KniffelBot
@@ -137,18 +137,18 @@ class KniffelGame(ViewsFromModule):
 
     # ----- timers (``timers``) ----------------------------------------------------------------
 
-    def deadline(self, state: KniffelState, table: Table, now: datetime) -> datetime | None:
+    def deadline(self, state: KniffelState, table: Presence, now: datetime) -> datetime | None:
         """When the current turn must be finished for its player (``timers.deadline``)."""
         return timers.deadline(state, table, now)
 
-    def away_deadlines(self, state: KniffelState, table: Table,
+    def away_deadlines(self, state: KniffelState, table: Presence,
                        now: datetime) -> dict[int, datetime]:
         """``{seat: when the server finishes its turn}`` for the away player on turn
         (``timers.away_deadlines``)."""
         return timers.away_deadlines(state, table, now)
 
     def on_timer(
-        self, state: KniffelState, table: Table, now: datetime, dice: Dice
+        self, state: KniffelState, table: Presence, now: datetime, dice: Dice
     ) -> list[Event]:
         """The automatic end of the current turn when it is due (``timers.on_timer``)."""
         return timers.on_timer(state, table, now, dice)

@@ -12,13 +12,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from app.engines.kniffel import DICE, auto_box
-from app.rooms.games.base import Dice, Event, Table
+from app.rooms.games.base import Dice, Event, Presence
 from app.rooms.games.kniffel.state import KniffelState
 
 AWAY_GRACE = timedelta(seconds=30)
 
 
-def deadline(state: KniffelState, table: Table, now: datetime) -> datetime | None:
+def deadline(state: KniffelState, table: Presence, now: datetime) -> datetime | None:
     """When the current turn must be finished for its player: the turn timer's end, or
     ``AWAY_GRACE`` after the player on turn went away (whichever is first); else None."""
     if state.over or state.current is None:
@@ -30,7 +30,7 @@ def deadline(state: KniffelState, table: Table, now: datetime) -> datetime | Non
     return min(due) if due else None
 
 
-def away_deadlines(state: KniffelState, table: Table, now: datetime) -> dict[int, datetime]:
+def away_deadlines(state: KniffelState, table: Presence, now: datetime) -> dict[int, datetime]:
     """``{seat: when the server finishes its turn}`` for the player on turn while away
     (no open socket): ``AWAY_GRACE`` after the later of the turn's start and their going
     away; empty otherwise (always with real dice: docs/rules.md, "Table mode"). Shown as a
@@ -44,7 +44,7 @@ def away_deadlines(state: KniffelState, table: Table, now: datetime) -> dict[int
     return {seat: (max(since) if since else now) + AWAY_GRACE}
 
 
-def on_timer(state: KniffelState, table: Table, now: datetime, dice: Dice) -> list[Event]:
+def on_timer(state: KniffelState, table: Presence, now: datetime, dice: Dice) -> list[Event]:
     """The automatic end of the current turn when it is due: a ``roll`` if the player never
     rolled, then a ``score`` in ``auto_box`` (both ``auto``); empty when nothing is due."""
     due = deadline(state, table, now)

@@ -26,7 +26,7 @@ from app.rooms.games.base import (
     Dice,
     Event,
     GameBot,
-    Table,
+    Presence,
     ViewsFromModule,
     parse_cell,
     parse_int_options,
@@ -173,7 +173,7 @@ class KnikkersRaceGame(ViewsFromModule):
             return [Event("leave", {}, seat_id)]
         return []
 
-    def deadline(self, state: RaceState, table: Table, now: datetime) -> datetime | None:
+    def deadline(self, state: RaceState, table: Presence, now: datetime) -> datetime | None:
         """Right away while the seed is not drawn; then the time limit's end and the away
         players' grace ends; None once the race is over."""
         if state.over:
@@ -186,7 +186,7 @@ class KnikkersRaceGame(ViewsFromModule):
             dues.append(ends)
         return min(dues) if dues else None
 
-    def away_deadlines(self, state: RaceState, table: Table,
+    def away_deadlines(self, state: RaceState, table: Presence,
                        now: datetime) -> dict[int, datetime]:
         """Without a time limit, per away seat whose board still runs: when the server
         finishes that board (``AWAY_GRACE`` after the latest of: it went away, the boards
@@ -203,7 +203,7 @@ class KnikkersRaceGame(ViewsFromModule):
             out[seat] = (max(moments) if moments else now) + AWAY_GRACE
         return out
 
-    def on_timer(self, state: RaceState, table: Table, now: datetime,
+    def on_timer(self, state: RaceState, table: Presence, now: datetime,
                  dice: Dice) -> list[Event]:
         """The seed (drawn from ``SEED_DICE`` dice) right after the start, ``time_up`` at the
         time limit, or ``stop`` (auto) for away players whose grace ran out."""

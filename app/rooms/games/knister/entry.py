@@ -12,7 +12,7 @@ from typing import Any
 
 from app.rooms.games.base import ActionError, Event
 from app.rooms.games.knister.state import KnisterState
-from app.rooms.games.table import (
+from app.rooms.games.real_dice import (
     entered_faces,
     entered_sum,
     refuse_entry,

@@ -29,7 +29,7 @@ from app.rooms.games.base import (
     Dice,
     Event,
     GameBot,
-    Table,
+    Presence,
     ViewsFromModule,
     parse_cell,
     parse_int_options,
@@ -42,7 +42,7 @@ from app.rooms.games.knister.grid import sheet_grid
 from app.rooms.games.knister.lines import line_points
 from app.rooms.games.knister.state import KnisterState, fold
 from app.rooms.games.knister.timers import AWAY_PLACER_GRACE, AWAY_ROLLER_GRACE
-from app.rooms.games.table import is_real, parse_dice_mode
+from app.rooms.games.real_dice import is_real, parse_dice_mode
 
 TIMER_CHOICES = (0, 30, 60)
 
@@ -142,19 +142,19 @@ class KnisterGame(ViewsFromModule):
         """A ``leave`` event when ``seat_id`` still plays, else nothing."""
         return [Event("leave", {}, seat_id)] if seat_id in state.active else []
 
-    def deadline(self, state: KnisterState, table: Table, now: datetime) -> datetime | None:
+    def deadline(self, state: KnisterState, table: Presence, now: datetime) -> datetime | None:
         """Placement deadline (timer on) or the away roller's grace end, else None
         (``timers.deadline``)."""
         return timers.deadline(state, table, now)
 
-    def away_deadlines(self, state: KnisterState, table: Table,
+    def away_deadlines(self, state: KnisterState, table: Presence,
                        now: datetime) -> dict[int, datetime]:
         """``{seat: when the server acts for it}`` for every away seat the table waits for
         (``timers.away_deadlines``)."""
         return timers.away_deadlines(state, table, now)
 
     def on_timer(
-        self, state: KnisterState, table: Table, now: datetime, dice: Dice
+        self, state: KnisterState, table: Presence, now: datetime, dice: Dice
     ) -> list[Event]:
         """Automatic placements after the timer, or a roll for an away roller
         (``timers.on_timer``)."""

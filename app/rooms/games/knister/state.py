@@ -11,7 +11,7 @@ from typing import Any
 
 from app.engines.knister import KnisterRules, KnisterSheet
 from app.rooms.games.base import Event, next_in_order
-from app.rooms.games.table import split_sum
+from app.rooms.games.real_dice import split_sum
 
 ROLLS_PER_GAME = 25  # docs/rules.md, Knister: 25 rolls fill every grid
 

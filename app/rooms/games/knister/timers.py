@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from app.engines.knister import auto_cell
-from app.rooms.games.base import Dice, Event, Table
+from app.rooms.games.base import Dice, Event, Presence
 from app.rooms.games.knister.state import KnisterState
 from app.rooms.games.knister.view import is_over
 
@@ -19,7 +19,7 @@ AWAY_ROLLER_GRACE = timedelta(seconds=15)
 AWAY_PLACER_GRACE = timedelta(seconds=30)
 
 
-def deadline(state: KnisterState, table: Table, now: datetime) -> datetime | None:
+def deadline(state: KnisterState, table: Presence, now: datetime) -> datetime | None:
     """Placement deadline (timer on) or the away roller's grace end, else None."""
     if is_over(state):
         return None
@@ -29,7 +29,7 @@ def deadline(state: KnisterState, table: Table, now: datetime) -> datetime | Non
     return min(dues) if dues else None
 
 
-def away_deadlines(state: KnisterState, table: Table, now: datetime) -> dict[int, datetime]:
+def away_deadlines(state: KnisterState, table: Presence, now: datetime) -> dict[int, datetime]:
     """``{seat: when the server acts for it}`` for every away seat (no open socket) the
     table waits for: each away placer of the current roll (``AWAY_PLACER_GRACE``), or
     the away roller (``AWAY_ROLLER_GRACE``); none with real dice (docs/rules.md, "Table
@@ -46,7 +46,7 @@ def away_deadlines(state: KnisterState, table: Table, now: datetime) -> dict[int
     return {}
 
 
-def on_timer(state: KnisterState, table: Table, now: datetime, dice: Dice) -> list[Event]:
+def on_timer(state: KnisterState, table: Presence, now: datetime, dice: Dice) -> list[Event]:
     """Automatic placements after the timer, or a roll for an away roller."""
     due = deadline(state, table, now)
     if due is None or due > now:
@@ -67,7 +67,7 @@ def on_timer(state: KnisterState, table: Table, now: datetime, dice: Dice) -> li
     return [Event("roll", {"dice": dice(2), "auto": True}, state.roller)]
 
 
-def _away_due(state: KnisterState, table: Table, seat: int, now: datetime,
+def _away_due(state: KnisterState, table: Presence, seat: int, now: datetime,
               grace: timedelta) -> datetime:
     """When the server acts for away ``seat``: ``grace`` after the latest of: it went away,
     the table became ready for it (the roll, the last placement, or the game's start), and

@@ -9,7 +9,7 @@ import pytest
 from app.engines.kniffel import Scorecard
 from app.rooms.errors import RoomError
 from app.rooms.games import GAMES
-from app.rooms.games.base import ActionError, Event, OptionError, Table
+from app.rooms.games.base import ActionError, Event, OptionError, Presence
 from app.rooms.games.kniffel import AWAY_GRACE, KniffelGame
 from app.rooms.rules import check_basis
 
@@ -314,14 +314,14 @@ def test_replaying_the_events_rebuilds_the_turn() -> None:
 
 def test_no_deadline_with_the_timer_off_while_the_player_on_turn_is_online() -> None:
     game, state = new()
-    table = Table([A, B], online=frozenset({A, B}), started_at=T0)
+    table = Presence([A, B], online=frozenset({A, B}), started_at=T0)
     assert game.deadline(state, table, T0) is None
     assert game.on_timer(state, table, T0 + timedelta(hours=1), faces()) == []
 
 
 def test_turn_timer_runs_from_the_game_start_then_from_the_last_box() -> None:
     game, state = new(timer="60")
-    table = Table([A, B], online=frozenset({A, B}), started_at=T0)
+    table = Presence([A, B], online=frozenset({A, B}), started_at=T0)
     assert game.deadline(state, table, T0) == T0 + timedelta(seconds=60)
     act(game, state, A, {"type": "roll"}, faces(1, 2, 3, 4, 5))
     act(game, state, A, {"type": "score", "box": "chance"}, at=T0 + timedelta(seconds=10))
@@ -330,7 +330,7 @@ def test_turn_timer_runs_from_the_game_start_then_from_the_last_box() -> None:
 
 def test_timer_finishes_an_unrolled_turn_with_a_roll_and_the_auto_box() -> None:
     game, state = new(timer="60")
-    table = Table([A, B], online=frozenset({A, B}), started_at=T0)
+    table = Presence([A, B], online=frozenset({A, B}), started_at=T0)
     assert game.on_timer(state, table, T0 + timedelta(seconds=59), faces()) == []
     events = game.on_timer(state, table, T0 + timedelta(seconds=60), faces(3, 3, 3, 2, 2))
     assert [(e.type, e.payload, e.seat_id) for e in events] == [
@@ -345,7 +345,7 @@ def test_timer_finishes_an_unrolled_turn_with_a_roll_and_the_auto_box() -> None:
 def test_timer_scores_the_dice_on_the_table_when_the_player_had_rolled() -> None:
     game, state = new(timer="120")
     act(game, state, A, {"type": "roll"}, faces(6, 6, 6, 6, 1))
-    table = Table([A, B], online=frozenset({A, B}), started_at=T0)
+    table = Presence([A, B], online=frozenset({A, B}), started_at=T0)
     events = game.on_timer(state, table, T0 + timedelta(seconds=121), faces())
     assert [(e.type, e.payload["box"], e.payload["points"]) for e in events] == [
         ("score", "three_of_a_kind", 25)]  # auto_box: most points, ties in card order
@@ -354,7 +354,7 @@ def test_timer_scores_the_dice_on_the_table_when_the_player_had_rolled() -> None
 def test_an_away_player_on_turn_is_finished_after_the_grace_period() -> None:
     game, state = new()
     left = T0 + timedelta(seconds=5)
-    table = Table([A, B], online=frozenset({B}), away_since={A: left}, started_at=T0)
+    table = Presence([A, B], online=frozenset({B}), away_since={A: left}, started_at=T0)
     assert game.deadline(state, table, T0) == left + AWAY_GRACE
     assert [e.type for e in game.on_timer(state, table, left + AWAY_GRACE,
                                           faces(1, 2, 3, 4, 6))] == ["roll", "score"]
@@ -363,7 +363,7 @@ def test_an_away_player_on_turn_is_finished_after_the_grace_period() -> None:
 def test_after_a_restart_the_away_clock_starts_when_the_server_began_watching() -> None:
     game, state = new()
     back = T0 + timedelta(minutes=10)
-    table = Table([A, B], online=frozenset({B}), started_at=T0, watching_since=back)
+    table = Presence([A, B], online=frozenset({B}), started_at=T0, watching_since=back)
     assert game.deadline(state, table, back) == back + AWAY_GRACE
 
 

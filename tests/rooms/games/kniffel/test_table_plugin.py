@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engines.kniffel import RULESETS
-from app.rooms.games.base import ActionError, Event, OptionError, Table
+from app.rooms.games.base import ActionError, Event, OptionError, Presence
 from app.rooms.games.kniffel import KniffelGame
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -108,7 +108,7 @@ def test_scoring_before_any_entry_is_refused() -> None:
 
 def test_no_away_takeovers_with_real_dice() -> None:
     game, state = new()
-    table = Table(seat_ids=[A, B], online=frozenset(), started_at=T0, watching_since=T0)
+    table = Presence(seat_ids=[A, B], online=frozenset(), started_at=T0, watching_since=T0)
     assert game.away_deadlines(state, table, T0) == {}
     assert game.deadline(state, table, T0) is None
 

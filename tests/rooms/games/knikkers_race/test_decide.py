@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.rooms.games.base import ActionError, Event, Table
+from app.rooms.games.base import ActionError, Event, Presence
 from app.rooms.games.knikkers_race import KnikkersRaceGame, dice_for_seed
 from tests.rooms.games.knikkers_race.helpers import SEED, cell, first_move
 
@@ -22,7 +22,7 @@ def race(seats=(A, B), seeded: bool = True):
     state = GAME.new_state({"variant": 5, "time_limit": 0}, list(seats), 0)
     if seeded:
         faces = dice_for_seed(SEED)
-        table = Table(list(seats), online=frozenset(seats), started_at=T0, watching_since=T0)
+        table = Presence(list(seats), online=frozenset(seats), started_at=T0, watching_since=T0)
         for event in GAME.on_timer(state, table, T0, lambda n: [faces.pop(0) for _ in range(n)]):
             GAME.apply(state, Event(event.type, event.payload, event.seat_id, T0))
     return state

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engines import knikkers as engine
-from app.rooms.games.base import ActionError, Event, OptionError, Table
+from app.rooms.games.base import ActionError, Event, OptionError, Presence
 from app.rooms.games.knikkers_race import (
     AWAY_GRACE,
     SEED_DICE,
@@ -42,7 +42,7 @@ def _dice(seed):
 def _race(seats=(A, B), seed=SEED, variant=5, time_limit=0, online=None):
     """A race whose boards are out (the first timer drew ``seed`` from loaded dice)."""
     state = GAME.new_state({"variant": variant, "time_limit": time_limit}, list(seats), 0)
-    table = Table(list(seats), online=frozenset(seats if online is None else online),
+    table = Presence(list(seats), online=frozenset(seats if online is None else online),
                   started_at=T0, watching_since=T0)
     assert GAME.deadline(state, table, T0) == T0  # the seed is due at once
     _apply(state, GAME.on_timer(state, table, T0, _dice(seed)))

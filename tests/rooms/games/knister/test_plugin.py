@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.rooms.errors import RoomError
-from app.rooms.games.base import ActionError, Event, Table
+from app.rooms.games.base import ActionError, Event, Presence
 from app.rooms.games.knister import KnisterGame
 from app.rooms.rules import check_basis
 
@@ -74,7 +74,7 @@ def test_timer_places_automatically_for_those_who_did_not() -> None:
     state = _state(seats=(1, 2, 3), timer=30)
     _apply_all(state, GAME.decide(state, 1, {"type": "roll"}, fixed(4, 4)), at=T0)
     _apply_all(state, GAME.decide(state, 2, {"type": "place", "cell": "0,0"}, fixed()), at=T0)
-    table = Table(seat_ids=[1, 2, 3], online=frozenset({1, 2, 3}))
+    table = Presence(seat_ids=[1, 2, 3], online=frozenset({1, 2, 3}))
     assert GAME.deadline(state, table, T0) == T0 + timedelta(seconds=30)
     assert GAME.on_timer(state, table, T0 + timedelta(seconds=29), fixed()) == []
     events = GAME.on_timer(state, table, T0 + timedelta(seconds=30), fixed())
@@ -89,7 +89,7 @@ def test_without_timer_an_away_player_is_placed_for_after_30_seconds() -> None:
     state = _state(seats=(1, 2, 3))
     _apply_all(state, GAME.decide(state, 1, {"type": "roll"}, fixed(4, 4)), at=T0)
     away_at = T0 + timedelta(seconds=10)
-    table = Table(seat_ids=[1, 2, 3], online=frozenset({1, 2}), away_since={3: away_at})
+    table = Presence(seat_ids=[1, 2, 3], online=frozenset({1, 2}), away_since={3: away_at})
     assert GAME.deadline(state, table, T0) == away_at + timedelta(seconds=30)
     assert GAME.on_timer(state, table, away_at + timedelta(seconds=29), fixed()) == []
     (event,) = GAME.on_timer(state, table, away_at + timedelta(seconds=30), fixed())
@@ -99,13 +99,13 @@ def test_without_timer_an_away_player_is_placed_for_after_30_seconds() -> None:
 def test_no_timer_means_nobody_is_placed_for() -> None:
     state = _state(seats=(1, 2))
     _apply_all(state, GAME.decide(state, 1, {"type": "roll"}, fixed(4, 4)))
-    table = Table(seat_ids=[1, 2], online=frozenset({1, 2}))
+    table = Presence(seat_ids=[1, 2], online=frozenset({1, 2}))
     assert GAME.deadline(state, table, T0) is None
 
 
 def test_away_roller_is_rolled_for_after_a_grace_period() -> None:
     state = _state(seats=(1, 2))
-    table = Table(seat_ids=[1, 2], online=frozenset({2}), away_since={1: T0})
+    table = Presence(seat_ids=[1, 2], online=frozenset({2}), away_since={1: T0})
     due = GAME.deadline(state, table, T0)
     assert due == T0 + timedelta(seconds=15)
     assert GAME.on_timer(state, table, T0 + timedelta(seconds=14), fixed(1, 1)) == []
@@ -116,7 +116,7 @@ def test_away_roller_is_rolled_for_after_a_grace_period() -> None:
 
 def test_online_roller_is_never_rolled_for() -> None:
     state = _state(seats=(1, 2))
-    table = Table(seat_ids=[1, 2], online=frozenset({1, 2}))
+    table = Presence(seat_ids=[1, 2], online=frozenset({1, 2}))
     assert GAME.deadline(state, table, T0) is None
 
 
@@ -164,7 +164,7 @@ def test_options_are_parsed_from_form_strings() -> None:
 def test_first_roller_away_since_before_a_restart_is_still_rolled_for() -> None:
     state = _state(seats=(1, 2))
     watching = T0 + timedelta(minutes=5)  # the restarted process began watching here
-    table = Table(seat_ids=[1, 2], online=frozenset({2}), started_at=T0,
+    table = Presence(seat_ids=[1, 2], online=frozenset({2}), started_at=T0,
                   watching_since=watching)
     later = watching + timedelta(minutes=1)
     assert GAME.deadline(state, table, later) == watching + timedelta(seconds=15)

@@ -120,9 +120,9 @@ def test_the_next_roller_enters_once_everyone_placed() -> None:
 
 
 def test_no_away_takeovers_with_real_dice() -> None:
-    from app.rooms.games.base import Table
+    from app.rooms.games.base import Presence
     state = new()
-    table = Table(seat_ids=[1, 2], online=frozenset(), started_at=T0, watching_since=T0)
+    table = Presence(seat_ids=[1, 2], online=frozenset(), started_at=T0, watching_since=T0)
     assert GAME.away_deadlines(state, table, T0) == {}
     assert GAME.deadline(state, table, T0) is None
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 
 from app.rooms.errors import RoomError
-from app.rooms.rules import heir
-from app.rooms.state import RoomState, SeatInfo
-from app.rooms.table_seats import (
+from app.rooms.pass_and_play import (
     acting_seat,
     is_table_seat,
     new_table_player_id,
     present_seats,
     proxy_seat,
 )
+from app.rooms.rules import heir
+from app.rooms.state import RoomState, SeatInfo
 from tests.support.room_service import ServiceRoom, service_room
 
 HOST, GUEST = "a" * 32, "b" * 32
