@@ -38,3 +38,66 @@ def test_a_forbidden_import_breaks_the_engines_contract(tmp_path) -> None:
                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert run.returncode == 1, run.stdout + run.stderr
     assert "app.engines.dice -> app.store" in run.stdout, run.stdout
+
+
+def import_cycles(package: str) -> list[list[str]]:
+    """The import cycles among the modules of ``package`` (each a strongly connected group of
+    two or more modules, direct imports, ``TYPE_CHECKING`` ones included), from grimp's graph
+    (the one import-linter builds)."""
+    import grimp
+
+    graph = grimp.build_graph(package, cache_dir=None)
+    modules = sorted(graph.modules)
+    edges = {m: {i for i in graph.find_modules_directly_imported_by(m) if i != m}
+             for m in modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in edges.get(module, ()):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == module:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for module in modules:
+        if module not in index:
+            visit(module)
+    return groups
+
+
+def test_the_app_has_no_import_cycles() -> None:
+    """No module of the app imports, even through others or under ``TYPE_CHECKING``, one
+    that imports it back (issue 26: "zero cycles")."""
+    assert import_cycles("app") == []
+
+
+def test_an_import_cycle_is_found(tmp_path, monkeypatch) -> None:
+    """The check is not empty: two modules importing each other (one only for typing) are
+    reported."""
+    package = tmp_path / "cyc"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from cyc import b\n")
+    (package / "b.py").write_text("from typing import TYPE_CHECKING\n"
+                                  "if TYPE_CHECKING:\n    from cyc import a\n")
+    (package / "c.py").write_text("from cyc import a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_cycles("cyc") == [["cyc.a", "cyc.b"]]

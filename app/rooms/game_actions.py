@@ -25,11 +25,15 @@ log = structlog.get_logger("knobel.rooms")
 class GameActions:
     """Decides and writes game events. ``repo``: the rooms' repository; ``timers``: re-armed
     after each write (and the plug-in's view of the table); ``dice``: the server's dice;
-    ``clock()``: now (UTC); ``drop(code)``: forget a room's cached state (a write failed)."""
+    ``clock()``: now (UTC); ``drop(code)``: forget a room's cached state (a write failed);
+    ``committed(code, delta)``: keep the events of a room's latest commit to announce them
+    (``RoomMemory.committed``)."""
 
     def __init__(self, repo: RoomRepository, timers: RoomTimers, dice: DiceSource,
-                 clock: Callable[[], datetime], drop: Callable[[str], None]) -> None:
+                 clock: Callable[[], datetime], drop: Callable[[str], None],
+                 committed: Callable[[str, Delta | None], None]) -> None:
         self.repo, self.timers, self.dice, self.clock, self.drop = repo, timers, dice, clock, drop
+        self.committed = committed
 
     async def decide(self, state: RoomState, seat: SeatInfo | None, message: dict[str, Any],
                      action_id: str | None, takeover: bool = False) -> int:
@@ -105,8 +109,8 @@ class GameActions:
         state.remember_action(action_id, version)
         # other processes fold these events (a finished game is reloaded: its result and
         # records come from the database)
-        state.last_delta = None if totals is not None else Delta(
-            version, game.id, first_seq, action_id, tuple(events))
+        self.committed(state.code, None if totals is not None else Delta(
+            version, game.id, first_seq, action_id, tuple(events)))
         if totals is not None:
             game.status, game.totals, state.status = "finished", totals, "finished"
             game.records, game.left = records, sorted(plugin.left_game(state.game_state))

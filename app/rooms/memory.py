@@ -32,6 +32,9 @@ class RoomMemory:
         self.loaded: Callable[[str], None] = lambda code: None
         self._rooms: dict[str, RoomState] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        # The game events of each room's latest commit in this process (app.rooms.delta),
+        # announced with its version so other processes can fold them instead of reloading.
+        self._deltas: dict[str, Delta] = {}
 
     def lock(self, code: str) -> asyncio.Lock:
         """The in-process lock serialising actions of room ``code``."""
@@ -73,10 +76,17 @@ class RoomMemory:
 
     def delta_of(self, code: str, version: int) -> str | None:
         """The encoded game events that made ``version`` of room ``code`` when this process
-        committed them (``RoomState.last_delta``), to announce with it; else None."""
-        state = self._rooms.get(code)
-        delta = state.last_delta if state is not None else None
+        committed them (``committed``), to announce with it; else None."""
+        delta = self._deltas.get(code) if code in self._rooms else None
         return delta.encode() if delta is not None and delta.version == version else None
+
+    def committed(self, code: str, delta: Delta | None) -> None:
+        """Keep ``delta``, the game events of room ``code``'s latest commit here (None: a
+        commit other processes must reload, e.g. one that ended the game)."""
+        if delta is None:
+            self._deltas.pop(code, None)
+        else:
+            self._deltas[code] = delta
 
     async def current(self, code: str) -> RoomState | None:
         """The room as the database has it now (one version check; reload when behind): for
@@ -127,6 +137,7 @@ class RoomMemory:
     def _drop(self, code: str) -> None:
         """Drop the cached state of room ``code`` (a write failed or lost a race)."""
         self._rooms.pop(code, None)
+        self._deltas.pop(code, None)
 
     def forget(self, code: str) -> bool:
         """Release what this process keeps for room ``code`` (cached state, lock, timer);
@@ -136,6 +147,7 @@ class RoomMemory:
         if lock is not None and lock.locked():
             return False
         self._rooms.pop(code, None)
+        self._deltas.pop(code, None)
         self._locks.pop(code, None)
         self.timers.forget(code)
         return True

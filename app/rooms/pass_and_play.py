@@ -13,15 +13,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.players.names import InvalidName, clean_name
 from app.rooms.errors import RoomError
 from app.rooms.state import TABLE_PLAYER_PREFIX, RoomState, SeatInfo
-from app.rooms.writes import seat_player
+from app.rooms.writes import RoomWriter, seat_player
 
-if TYPE_CHECKING:
-    from app.rooms.room_actions import RoomActions
 
 def new_table_player_id() -> str:
     """A fresh player id for a table seat: ``table-`` and 26 hex digits (32 characters)."""
@@ -79,7 +77,7 @@ def proxy_seat(state: RoomState, viewer: SeatInfo | None, awaiting: Sequence[int
     return None
 
 
-async def add_table_seat(actions: RoomActions, state: RoomState, message: dict[str, Any],
+async def add_table_seat(actions: RoomWriter, state: RoomState, message: dict[str, Any],
                          action_id: str | None) -> int:
     """The host's "add a seat without a phone": seat ``message["name"]`` (cleaned like a
     guest's name) as a table seat; returns the new version. Raises ``RoomError``: the game

@@ -91,7 +91,7 @@ class RoomService(RoomMemory):
                                           lambda: (self.online, self.away_since),
                                           self.fire_timer))
         self.actions = RoomActions(repo, self._reload, lambda c: self.online(c), clock)
-        self.game = GameActions(repo, self.timers, dice, clock, self._drop)
+        self.game = GameActions(repo, self.timers, dice, clock, self._drop, self.committed)
 
     # ----- creating and joining ------------------------------------------------------------
 

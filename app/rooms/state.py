@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,9 +20,6 @@ from app.rooms.bots.identity import PREFIX as BOT_PREFIX
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
 from app.store.models import Game, GameEvent, Room, RoomAction, Seat
-
-if TYPE_CHECKING:
-    from app.rooms.delta import Delta
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
 TABLE_PLAYER_PREFIX = "table-"
@@ -100,9 +97,6 @@ class RoomState:
     away_due: dict[int, datetime] = field(default_factory=dict)
     host_handoff: tuple[datetime, SeatInfo] | None = None
     taken_over: set[int] = field(default_factory=set)  # seats a bot plays for (rooms/bots)
-    # The game events of the latest commit this process made (app.rooms.delta), announced
-    # with its version so other processes can fold them instead of reloading the room.
-    last_delta: Delta | None = field(default=None, repr=False, compare=False)
     # What every viewer of this version is shown alike (app.web.room_view), built once.
     view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +15,18 @@ from app.players.service import upsert_player
 from app.rooms.repository import INSERT_EVENTS, Work, result_of
 from app.rooms.state import RoomState
 from app.store.models import Game, Room, Seat
+
+
+class RoomWriter(Protocol):
+    """What stores a room change (``RoomActions.write``), as the seat-adding actions of
+    ``app.rooms.bots.seats`` and ``app.rooms.pass_and_play`` see it."""
+
+    async def write(self, state: RoomState, work: Any, status: str | None = None,
+                    action_id: str | None = None, reload: bool = False) -> int:
+        """Run ``work`` in a write of room ``state`` with its version bump (and ``status``),
+        recorded under ``action_id``, rebuilding the room's state when ``reload``; returns
+        the new version. Raises ``Conflict`` when another writer moved the version."""
+        ...
 
 
 async def nothing(session: AsyncSession) -> None:

@@ -8,18 +8,15 @@ like any seat.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.rooms.bots.identity import GAMES, LEVELS, bot_name, new_bot_id
 from app.rooms.errors import RoomError
 from app.rooms.state import RoomState
-from app.rooms.writes import seat_player
-
-if TYPE_CHECKING:
-    from app.rooms.room_actions import RoomActions
+from app.rooms.writes import RoomWriter, seat_player
 
 
-async def add_bot(actions: RoomActions, state: RoomState, message: dict[str, Any],
+async def add_bot(actions: RoomWriter, state: RoomState, message: dict[str, Any],
                   action_id: str | None) -> int:
     """Seat a bot of ``message["level"]`` ("strong" default, or "casual"); returns the new
     room version. The caller checked that the host sent it. Raises ``RoomError`` while a game
