@@ -176,3 +176,23 @@ def kniffel_strategy(shared_tables: SharedTables):
     """The optimal Kniffel strategy (default house rules), built once per session into the
     shared folder (``shared_tables.folder``)."""
     return shared_tables.ensure("kniffel")
+
+
+@pytest.fixture(scope="module")
+def page_server(tmp_path_factory, request) -> Iterator[object]:
+    """One server process on SQLite for a browser module (``tests.support.browser``), in a
+    folder named after the module; stopped by its process id when the module is done."""
+    from tests.support.browser import sqlite_server
+
+    with sqlite_server(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])) \
+            as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def page_browser(page_server) -> Iterator[object]:
+    """One headless Chromium for a browser module (after its ``page_server``)."""
+    from tests.support.browser import chromium
+
+    with chromium() as browser:
+        yield browser

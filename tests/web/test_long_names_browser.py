@@ -7,8 +7,6 @@ Chromium at 390x844; SQLite only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import expect
 
@@ -16,11 +14,9 @@ from tests.support import http
 from tests.support.browser import (
     PHONE,
     caught_up,
-    chromium,
     create_room,
     join,
     screenshot,
-    sqlite_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -29,15 +25,13 @@ LONG = "W" * 12 + "&lt;b&gt;" + "M" * 3  # 24 characters, no space, HTML-looking
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[object]:
-    with sqlite_server(tmp_path_factory.mktemp("long-names")) as proc:
-        yield proc
+def server(page_server):
+    return page_server
 
 
 @pytest.fixture(scope="module")
-def browser(server) -> Iterator[object]:
-    with chromium() as b:
-        yield b
+def browser(page_browser):
+    return page_browser
 
 
 def _fits(page, where: str) -> None:

@@ -9,7 +9,6 @@ One server and one browser for the module; SQLite only (the browser adds nothing
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,11 +17,9 @@ from playwright.sync_api import expect
 from tests.support import http
 from tests.support.browser import (
     caught_up,
-    chromium,
     create_room,
     join,
     screenshot,
-    sqlite_server,
     wait_css,
 )
 
@@ -39,15 +36,13 @@ navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return tru
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[object]:
-    with sqlite_server(tmp_path_factory.mktemp("feel")) as proc:
-        yield proc
+def server(page_server):
+    return page_server
 
 
 @pytest.fixture(scope="module")
-def browser(server) -> Iterator[object]:
-    with chromium() as b:
-        yield b
+def browser(page_browser):
+    return page_browser
 
 
 def load(server, code: str, faces: list[int]) -> None:

@@ -6,13 +6,11 @@ quick succession are both kept. In Debian Chromium, at phone size; SQLite only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import PHONE, caught_up, chromium, create_room, join, sqlite_server
+from tests.support.browser import PHONE, caught_up, create_room, join
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -20,15 +18,13 @@ ALERT = "#room-error[data-error]"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[object]:
-    with sqlite_server(tmp_path_factory.mktemp("repeat-taps")) as proc:
-        yield proc
+def server(page_server):
+    return page_server
 
 
 @pytest.fixture(scope="module")
-def browser(server) -> Iterator[object]:
-    with chromium() as b:
-        yield b
+def browser(page_browser):
+    return page_browser
 
 
 def _room(browser, server, game: str):

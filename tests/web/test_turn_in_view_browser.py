@@ -7,19 +7,15 @@ One server and one browser for the module; SQLite only (the browser adds nothing
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
 from tests.support.browser import (
     PHONE,
-    chromium,
     create_room,
     join,
     score_box,
-    sqlite_server,
     wait_css,
     wait_css_gone,
 )
@@ -32,15 +28,13 @@ MY_TURN = "#live .turn[data-my-turn=true]"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[object]:
-    with sqlite_server(tmp_path_factory.mktemp("turn-in-view")) as proc:
-        yield proc
+def server(page_server):
+    return page_server
 
 
 @pytest.fixture(scope="module")
-def browser(server) -> Iterator[object]:
-    with chromium() as b:
-        yield b
+def browser(page_browser):
+    return page_browser
 
 
 def _knister_move(page, server, code: str) -> None:

@@ -3,7 +3,7 @@
 // sheet column is marked, the hint's marks are laid on, and a five alike worth 50 is cheered.
 (function () {
   "use strict";
-  var games = window.knobelGames = window.knobelGames || { focusKeys: [], playable: [], moves: [] };
+  var games = window.knobelGames;  // made by app.js, which runs first (base.html)
   games.focusKeys.push("data-box");
   games.playable.push("button[data-box]");
   games.moves.push("[data-box]");

@@ -2,7 +2,7 @@
 // the focus across updates and are moves, and arrow keys move between the open cells.
 (function () {
   "use strict";
-  var games = window.knobelGames = window.knobelGames || { focusKeys: [], playable: [], moves: [] };
+  var games = window.knobelGames;  // made by app.js, which runs first (base.html)
   games.focusKeys.push("data-cell");
   games.playable.push("button[data-cell]");
   games.moves.push("[data-cell]");

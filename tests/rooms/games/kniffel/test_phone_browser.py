@@ -9,7 +9,6 @@ One server and one browser for the module; SQLite only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
@@ -17,12 +16,10 @@ from playwright.sync_api import expect
 from tests.support import http
 from tests.support.browser import (
     caught_up,
-    chromium,
     create_room,
     join,
     score_box,
     screenshot,
-    sqlite_server,
     wait_css,
 )
 
@@ -35,15 +32,13 @@ BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[object]:
-    with sqlite_server(tmp_path_factory.mktemp("kniffel-phone")) as proc:
-        yield proc
+def server(page_server):
+    return page_server
 
 
 @pytest.fixture(scope="module")
-def browser(server) -> Iterator[object]:
-    with chromium() as b:
-        yield b
+def browser(page_browser):
+    return page_browser
 
 
 def state(server, code: str) -> dict:
