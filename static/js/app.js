@@ -14,7 +14,14 @@
   // after an update); ``playable``, selectors of its controls that play (the focus may go
   // there when the control it had is gone); ``moves``, selectors of its controls whose send is
   // a move (the page shows "sending" until the answer). This file names no game.
-  var games = window.knobelGames = window.knobelGames || { focusKeys: [], playable: [], moves: [] };
+  var games = window.knobelGames = { focusKeys: [], playable: [], moves: [] };
+  // A game's controls named by the attribute ``attr`` (``data-cell``...): kept focused across
+  // updates, played, and sent as moves.
+  games.register = function (attr) {
+    games.focusKeys.push(attr);
+    games.playable.push("button[" + attr + "]");
+    games.moves.push("[" + attr + "]");
+  };
 
   // An id for every action sent over the room socket, so a repeated send is applied once.
   function newId() {

@@ -24,16 +24,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 LONG = "W" * 12 + "&lt;b&gt;" + "M" * 3  # 24 characters, no space, HTML-looking
 
 
-@pytest.fixture(scope="module")
-def server(page_server):
-    return page_server
-
-
-@pytest.fixture(scope="module")
-def browser(page_browser):
-    return page_browser
-
-
 def _fits(page, where: str) -> None:
     """The page is no wider than the screen, and no name sticks out of its box (a sheet's
     head, a ranking's line, the winner; a box that cuts its text with an ellipsis, as the

@@ -35,16 +35,6 @@ navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return tru
 """
 
 
-@pytest.fixture(scope="module")
-def server(page_server):
-    return page_server
-
-
-@pytest.fixture(scope="module")
-def browser(page_browser):
-    return page_browser
-
-
 def load(server, code: str, faces: list[int]) -> None:
     r = http.post(f"{server.url}/_test/rooms/{code}/dice", json={"faces": faces})
     assert r.status_code == 200, r.text

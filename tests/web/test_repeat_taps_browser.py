@@ -17,16 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 ALERT = "#room-error[data-error]"
 
 
-@pytest.fixture(scope="module")
-def server(page_server):
-    return page_server
-
-
-@pytest.fixture(scope="module")
-def browser(page_browser):
-    return page_browser
-
-
 def _room(browser, server, game: str):
     contexts = [browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
                 for _ in range(2)]

@@ -27,16 +27,6 @@ TURN = "#live .turn[data-my-turn]"
 MY_TURN = "#live .turn[data-my-turn=true]"
 
 
-@pytest.fixture(scope="module")
-def server(page_server):
-    return page_server
-
-
-@pytest.fixture(scope="module")
-def browser(page_browser):
-    return page_browser
-
-
 def _knister_move(page, server, code: str) -> None:
     """One step of whatever ``page``'s player may do in Knister: roll (screen dice), enter a
     7 (real dice) or place in the first open cell."""

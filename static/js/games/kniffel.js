@@ -3,10 +3,7 @@
 // sheet column is marked, the hint's marks are laid on, and a five alike worth 50 is cheered.
 (function () {
   "use strict";
-  var games = window.knobelGames;  // made by app.js, which runs first (base.html)
-  games.focusKeys.push("data-box");
-  games.playable.push("button[data-box]");
-  games.moves.push("[data-box]");
+  window.knobelGames.register("data-box");  // app.js runs first (base.html)
 
   // The viewer's own score-sheet column: the sheet is the same HTML for every viewer, the
   // frame says whose page this is.

@@ -2,10 +2,7 @@
 // the focus across updates and are moves, and arrow keys move between the open cells.
 (function () {
   "use strict";
-  var games = window.knobelGames;  // made by app.js, which runs first (base.html)
-  games.focusKeys.push("data-cell");
-  games.playable.push("button[data-cell]");
-  games.moves.push("[data-cell]");
+  window.knobelGames.register("data-cell");  // app.js runs first (base.html)
 
   // Arrow keys move between the open cells of a sheet (role=grid; Tab reaches them too).
   var STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
