@@ -15,7 +15,7 @@
   // there when the control it had is gone); ``moves``, selectors of its controls whose send is
   // a move (the page shows "sending" until the answer). This file names no game.
   var games = window.knobelGames = { focusKeys: [], playable: [], moves: [] };
-  // A game's controls named by the attribute ``attr`` (``data-cell``...): kept focused across
+  // A game's controls named by the attribute ``attr`` (its cells, boxes...): kept focused across
   // updates, played, and sent as moves.
   games.register = function (attr) {
     games.focusKeys.push(attr);
