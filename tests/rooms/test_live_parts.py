@@ -169,3 +169,23 @@ def test_a_placement_sends_the_placer_sheet_and_turn_only() -> None:
         assert not any(i.startswith("sheet-") and not i.endswith("-100") for i in ids)
         sizes.append(len(update))
     assert max(sizes) < len(full) / 4
+
+
+def test_an_automatic_roll_is_said_below_the_dice_not_in_their_row() -> None:
+    """A fresh user's finding: "rolled automatically" inside the row of five dice pushed a
+    die and the words out of the turn panel. The words stand under the dice, for Knister and
+    the Kniffel family alike."""
+    for kind, faces in (("knister", [3, 4]), ("kniffel", [1, 2, 3, 4, 5])):
+        state = _room(2, 0)
+        plugin = get_game(kind)
+        options = plugin.default_options()
+        state.kind = state.games[0].kind = kind
+        state.options = state.games[0].options = options
+        state.game_state = plugin.new_state(options, [100, 101], 0)
+        plugin.apply(state.game_state, Event("roll", {"dice": faces, "auto": True}, 100, T0))
+        with use_language("en"):
+            html = "".join(part[1] for part in _fresh(state, "p1", frozenset()).values())
+        dice = re.search(r'<div class="dice[^"]*"[^>]*>(.*?)</div>', html, re.S)
+        assert dice is not None and 'data-roll=' in dice.group(0), kind
+        assert "auto-mark" not in dice.group(1), kind
+        assert 'data-auto-roll><svg' in html and "rolled automatically</small>" in html, kind

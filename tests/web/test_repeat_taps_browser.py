@@ -83,3 +83,22 @@ def test_two_lobby_options_changed_at_once_are_both_kept(server, browser) -> Non
     assert anna.locator("#live select[data-option=timer]").input_value() == "30"
     for ctx in contexts:
         ctx.close()
+
+
+def test_a_second_tap_right_after_the_first_was_answered_adds_no_second_bot(server,
+                                                                            browser) -> None:
+    """Found by a fresh user: two taps 0.23 s apart on "Add a bot", the first already
+    answered and drawn, added two bots. A tap within 0.6 s of the first (or of its update
+    being drawn) is the same double tap; a later one adds another bot, as meant."""
+    contexts, anna, bram, code = _room(browser, server, "knister")
+    anna.locator("#live [data-action=add-bot]").tap()
+    expect(anna.locator("#live .seat")).to_have_count(3)  # the bot is seated and drawn
+    anna.locator("#live [data-action=add-bot]").tap()
+    anna.wait_for_timeout(700)
+    caught_up(anna, server, code)
+    assert len(_state(server, code)["seats"]) == 3
+    expect(anna.locator("#live .seat")).to_have_count(3)
+    anna.locator("#live [data-action=add-bot]").tap()  # meant: a second bot
+    expect(anna.locator("#live .seat")).to_have_count(4)
+    for ctx in contexts:
+        ctx.close()
