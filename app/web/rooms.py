@@ -39,7 +39,7 @@ from app.web.deps import (
 )
 from app.web.pages import SOLO_GAMES, home_context, seat_name
 from app.web.qr import qr_svg
-from app.web.room_view import live_context
+from app.web.room_view import live_context, ranking
 from app.web.talk_view import TalkRenderer
 from app.web.templating import templates
 
@@ -67,9 +67,12 @@ async def _room_or_404(request: Request, code: str) -> RoomState:
 
 def _gone(request: Request, player, reason: str, message: str, state: RoomState | None = None,
           status: int = 200) -> Response:
+    game = state.game if state is not None else None
+    final = ranking(game.totals, game.left) if game and game.status == "finished" else []
     return templates.TemplateResponse(
         request, "rooms/gone.html",
-        {"player": player, "reason": reason, "message": message, "room": state},
+        {"player": player, "reason": reason, "message": message, "room": state,
+         "ranking": final},
         status_code=status,
     )
 

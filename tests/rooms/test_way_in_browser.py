@@ -44,6 +44,12 @@ def test_the_game_running_page_offers_the_next_game_when_it_ends(server) -> None
         assert http.post(f"{server.url}/_test/rooms/{code}/finish").status_code == 200
         # the next look (every 5 s) finds the game over: the page offers the next game
         expect(cem.locator("[data-room-closed=finished]")).to_be_visible(timeout=12_000)
+        # the same ranking as the room's own result (a fresh user's finding: a tie read
+        # "1." and "2." here, "1." and "1." in the room)
+        ranks = ("(items) => items.map((li) => "
+                 "[li.dataset.rank, li.querySelector('.rank').textContent])")
+        room_ranks = anna.locator("#live .result [data-rank]").evaluate_all(ranks)
+        assert cem.locator(".ranking [data-rank]").evaluate_all(ranks) == room_ranks
         cem.click(f"a[href='/r/{code}?join=1']")
         cem.fill("input[name=name]", "Cem")
         for ctx in contexts:
