@@ -97,9 +97,11 @@ def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
     match = state.match_games()
     finished = [g for g in match if g.status == "finished"]
     match_totals: dict[int, int] = {}
+    match_played: dict[int, int] = {}  # games of the match each seat played
     for g in finished:
         for seat, total in g.totals.items():
             match_totals[seat] = match_totals.get(seat, 0) + total
+            match_played[seat] = match_played.get(seat, 0) + 1
     final = game is not None and game.status == "finished"
     previous = state.games[-2] if len(state.games) > 1 and not final else None
     match_size = game.options.get("match", 1) if game else state.options.get("match", 1)
@@ -124,6 +126,8 @@ def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
         "ranking": ranking(game.totals, game.left) if final and game else [],
         "match_ranking": ranking(match_totals) if len(finished) > 1 or match_size > 1
         else [],
+        "match_played": match_played,
+        "match_finished": len(finished),
         "previous_ranking": ranking(previous.totals, previous.left) if previous else [],
         "match_done": final and game is not None and
         game.options.get("match_game", 1) >= match_size,
@@ -190,6 +194,8 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "match_games": frame["match"],
         "match_size": frame["match_size"],
         "match_ranking": frame["match_ranking"],
+        "match_played": frame["match_played"],
+        "match_finished": frame["match_finished"],
         "previous": frame["previous"],
         "previous_ranking": frame["previous_ranking"],
         "former_seat": former,

@@ -189,3 +189,24 @@ def test_an_automatic_roll_is_said_below_the_dice_not_in_their_row() -> None:
         assert dice is not None and 'data-roll=' in dice.group(0), kind
         assert "auto-mark" not in dice.group(1), kind
         assert 'data-auto-roll><svg' in html and "rolled automatically</small>" in html, kind
+
+
+def test_the_match_total_says_who_joined_the_match_late() -> None:
+    """A fresh user's finding: a player who took a seat after game 1 of a match of 3 stood in
+    the match total beside the others with nothing saying they missed a game."""
+    state = _room(3, 0)
+    options = {"match": 3, "match_no": 1, "straight_without_seven": 10, "timer": 0}
+    state.games = [
+        GameInfo(id=7, number=1, kind="knister", options={**options, "match_game": 1},
+                 seat_ids=[100, 101], status="finished", totals={100: 40, 101: 30}),
+        GameInfo(id=8, number=2, kind="knister", options={**options, "match_game": 2},
+                 seat_ids=[100, 101, 102], status="finished",
+                 totals={100: 20, 101: 25, 102: 50}),
+    ]
+    state.status = "finished"
+    state.game_state = KNISTER.new_state(options, [100, 101, 102], 0)
+    html, _ = room_view.render_update(state, "p0", "en", frozenset())
+    match = html.split('<ol class="ranking match">', 1)[1].split("</ol>", 1)[0]
+    assert match.count("data-match-played") == 1
+    assert 'data-match-played="1">1 of 2 games</span>' in match
+    assert re.search(r'&lt;b&gt;P2&lt;/b&gt;</span> <span class="badge" data-match-played', match)
