@@ -49,7 +49,7 @@ def _line_points(line: int, p: LinePreview, mine: bool, lang: str) -> Markup:
                 else titles.diag[line - 10])
         now = p.now * factor
         arrow = ARROWS.get(line, "")
-        shown = str(now) if now else ("" if p.full or arrow else "·")
+        shown = str(now) if now or p.full else ("" if arrow else "·")  # a full line says 0
         css = "line-points" + ("" if p.full else " provisional")
         data = (f'data-line="{line}" data-line-now="{now}" data-line-so-far="{p.so_far}"')
         so_far = "" if p.full or p.so_far == "none" else combination_name(p.so_far)

@@ -38,3 +38,17 @@ def test_other_sheets_show_plain_points_without_a_popover() -> None:
     assert "popover" not in html and "<button" not in html
     assert 'title="Kolom 1: paar"' in html
     assert html.endswith(">1</span></span>")
+
+
+def test_a_full_line_worth_nothing_says_0_not_blank() -> None:
+    """A fresh user's finding: a full row that scores nothing looked unscored (blank)."""
+    nothing = preview_line([2, 4, 6, 9, 11])
+    with use_language("en"):
+        mine = str(line_points(7, 0, nothing, mine=True))
+        other = str(line_points(8, 0, nothing, mine=False))
+        diagonal = str(line_points(7, 10, nothing, mine=True))
+    assert 'data-line-now="0"' in mine and "</span>0</button>" in mine
+    assert other.endswith(">0</span></span>")
+    assert "</span>↘0</button>" in diagonal
+    empty = str(line_points(8, 0, preview_line([None] * 5), mine=False))
+    assert empty.endswith(">·</span></span>")  # not full: nothing to say yet
