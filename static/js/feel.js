@@ -124,6 +124,10 @@
     var status = live && live.getAttribute("data-status");
     if (status === "finished" && (initial || lastStatus === "playing")) showResult();
     if (status === "playing" && !initial && lastStatus && lastStatus !== "playing") showStart();
+    // a page opened (or reloaded) during a game shows the table, not the invitation and the
+    // rules above it (a fresh user's finding: on a phone the race showed four rows of its
+    // board); a page the browser brings back scrolled keeps its place
+    if (status === "playing" && initial && window.scrollY === 0 && !window.location.hash) showStart();
     if (status) lastStatus = status;
     stickyOffsets();
     showTurn();

@@ -183,3 +183,25 @@ def test_a_game_that_starts_shows_its_beginning_on_every_phone(server, browser,
             assert top["turn"] <= top["row"][0] and top["row"][1] <= top["height"], top
     for ctx in contexts:
         ctx.close()
+
+
+def test_a_page_opened_during_a_game_shows_the_table_first(server, browser) -> None:
+    """Found by a fresh user: a phone opened during a game showed the invitation, the rules
+    and "Sound on" first, and the table below the fold."""
+    contexts = [browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True)
+                for _ in range(2)]
+    anna, bram = pages = [ctx.new_page() for ctx in contexts]
+    code = create_room(anna, server, "kniffel", "Anna")
+    join(bram, server, code, "Bram")
+    _settle(server, code, pages)
+    anna.locator("#live [data-action=start]").tap()
+    _settle(server, code, pages)
+    bram.goto("about:blank")
+    bram.goto(f"{server.url}/r/{code}")  # opened anew: no scroll place to bring back
+    wait_css(bram, "#live[data-status='playing'] [data-game]")
+    bram.wait_for_function("() => window.scrollY > 0")
+    top = bram.evaluate("""() => [document.querySelector('.topbar').getBoundingClientRect().bottom,
+        document.querySelector('#live [data-game]').getBoundingClientRect().top]""")
+    assert top[0] - 1 <= top[1] <= top[0] + 24, top
+    for ctx in contexts:
+        ctx.close()
