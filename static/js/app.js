@@ -101,28 +101,24 @@
   // data-once-actions, from app/rooms/rules.py) sent again while the page still shows the
   // version it was first sent at is the same tap repeated: dropped, as the first is on its
   // way (the server would refuse the second as stale, with an alert). After 3 s, or on a new
-  // socket, a repeat goes out (the first may have been lost with the connection). A second
-  // tap within DOUBLE_TAP_MS of the first, or of the first update drawn after it, is the same
-  // double tap even when the answer came in between (a fresh user's finding: two taps 0.23 s
-  // apart on "Add a bot" added two bots).
-  var sentOnce = {};  // type -> {version, at, drawn}
+  // socket, a repeat goes out (the first may have been lost with the connection). The same
+  // tap again (the same values: a bot of the same level...) within DOUBLE_TAP_MS of the first
+  // is a double tap even when the answer came in between (a fresh user's finding: two taps
+  // 0.23 s apart on "Add a bot" added two bots); other values are a new decision.
+  var sentOnce = {};  // type -> {version, at, values}
   document.addEventListener("htmx:wsOpen", function () { sentOnce = {}; });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    Object.keys(sentOnce).forEach(function (type) {
-      if (!sentOnce[type].drawn) sentOnce[type].drawn = Date.now();
-    });
-  });
   document.addEventListener("htmx:wsConfigSend", function (e) {
     var page = e.target.closest && e.target.closest("[data-once-actions]");
     var type = e.detail.parameters.type;
     if (!page || (" " + page.getAttribute("data-once-actions") + " ").indexOf(" " + type + " ") < 0) return;
     var version = liveVersion(), sent = sentOnce[type], now = Date.now();
+    var values = JSON.stringify(e.detail.parameters);
     if (sent && ((sent.version === version && now - sent.at < 3000) ||
-                 now - sent.at < DOUBLE_TAP_MS || now - (sent.drawn || 0) < DOUBLE_TAP_MS)) {
+                 (sent.values === values && now - sent.at < DOUBLE_TAP_MS))) {
       e.preventDefault();
       return;
     }
-    sentOnce[type] = { version: version, at: now, drawn: 0 };
+    sentOnce[type] = { version: version, at: now, values: values };
   });
 
   document.addEventListener("htmx:wsConfigSend", function (e) {
