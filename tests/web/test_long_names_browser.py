@@ -67,6 +67,9 @@ def test_the_longest_names_fit_a_phone_in_the_game_and_on_the_result(server, bro
         expect(page.locator("#live [data-result]")).to_be_attached()
         caught_up(page, server, code)
         _fits(page, "result")
+        # the title takes the focus (screen readers) without a ring (a fresh user's finding)
+        assert page.evaluate("""() => document.activeElement.id === 'result-title'
+            && !document.activeElement.matches(':focus-visible')""")
     screenshot(anna, f"long-names-result-{game}")
     anna.locator("#live [data-action=rematch]").tap()
     expect(anna.locator("#live[data-status='lobby']")).to_be_attached()
