@@ -4,6 +4,8 @@ it needs is ready: recording a game never starts a table build."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from starlette.concurrency import run_in_threadpool
 
 from app.groups.record import Accuracy
@@ -25,10 +27,7 @@ def accuracy_of(reviews: Reviews) -> Accuracy:
         status = await run_in_threadpool(reviews.strategy.status, game.kind, **house)
         if status != "ready":
             return {}
-        totals = {int(k): int(v) for k, v in ((game.result or {}).get("totals") or {}).items()}
-        info = GameInfo(game.id, game.number, game.kind, dict(game.options),
-                        list(game.seat_ids), "finished", totals)
-        done = await reviews.analysis(info)
+        done = await reviews.analysis(dataclasses.replace(GameInfo.of(game), status="finished"))
         if done is None:
             return {}
         return {seat: summary.accuracy for seat, summary in done.summary.items()

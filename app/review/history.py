@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc
 from app.review.service import stored_accuracy
+from app.rooms.rules import ranking
 from app.rooms.state import GameInfo
 from app.store.models import Game, Room, Seat
 
@@ -65,19 +66,14 @@ async def played_games(session: AsyncSession, player_id: str) -> list[PlayedGame
         .limit(MAX_GAMES))).all()
     played = []
     for game, seat_id, code in reversed(rows):
-        totals = {int(k): int(v) for k, v in (game.result or {}).get("totals", {}).items()}
-        if seat_id not in game.seat_ids or seat_id not in totals:
+        info = GameInfo.of(game)
+        if seat_id not in game.seat_ids or seat_id not in info.totals:
             continue
-        score = totals[seat_id]
-        left = list((game.result or {}).get("left", []))
-        info = GameInfo(game.id, game.number, game.kind, dict(game.options),
-                        list(game.seat_ids), game.status, totals, as_utc(game.started_at),
-                        left=left)
-        rank = None if seat_id in left else 1 + sum(
-            1 for seat, total in totals.items() if total > score and seat not in left)
+        rank, _, score = next(line for line in ranking(info.totals, info.left)
+                              if line[1] == seat_id)
         played.append(PlayedGame(
             as_utc(game.finished_at or game.started_at), game.kind, code, game.number, seat_id,
-            score, rank, len(totals),
+            score, rank, len(info.totals),
             stored_accuracy(game.result, seat_id), info))
     return played
 

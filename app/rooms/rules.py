@@ -156,3 +156,16 @@ def next_game(state: RoomState, continue_match: bool) -> tuple[int, dict[str, An
     options = {**state.options, "match": match_size, "match_no": match_no,
                "match_game": match_game}
     return number, options, seats[start:] + seats[:start]
+
+
+def ranking(totals: dict[int, int],
+            left: Collection[int] = ()) -> list[tuple[int | None, int, int]]:
+    """``(rank, seat_id, total)`` best first; equal totals share a rank (1, 2, 2, 4). Seats
+    in ``left`` (taken out of the game before it ended) come last, best first, with rank
+    None (docs/rules.md, "Results and personal bests")."""
+    ranked = {seat: total for seat, total in totals.items() if seat not in left}
+    ordered = sorted(ranked.items(), key=lambda item: (-item[1], item[0]))
+    gone = sorted(((seat, total) for seat, total in totals.items() if seat in left),
+                  key=lambda item: (-item[1], item[0]))
+    return ([(1 + sum(1 for t in ranked.values() if t > total), seat, total)
+             for seat, total in ordered] + [(None, seat, total) for seat, total in gone])

@@ -71,6 +71,16 @@ class GameInfo:
     records: list[int] = field(default_factory=list)
     left: list[int] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, game: Game) -> GameInfo:
+        """The ``GameInfo`` of a stored ``games`` row: its result's totals, records and the
+        seats that left read from ``game.result`` (JSON keys are strings)."""
+        result = game.result or {}
+        return cls(game.id, game.number, game.kind, dict(game.options), list(game.seat_ids),
+                   game.status, {int(k): int(v) for k, v in (result.get("totals") or {}).items()},
+                   as_utc(game.started_at), list(result.get("records") or []),
+                   list(result.get("left") or []))
+
 
 @dataclass
 class RoomState:
@@ -188,13 +198,7 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
         host_player_id=room.host_player_id, status=room.status, version=room.version,
         seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status, ready=s.ready)
                for s in seats],
-        games=[
-            GameInfo(g.id, g.number, g.kind, dict(g.options), list(g.seat_ids), g.status,
-                     {int(k): v for k, v in (g.result or {}).get("totals", {}).items()},
-                     as_utc(g.started_at), list((g.result or {}).get("records", [])),
-                     list((g.result or {}).get("left", [])))
-            for g in games
-        ],
+        games=[GameInfo.of(g) for g in games],
     )
     state.relabel()
     if state.game is not None:

@@ -4,7 +4,7 @@ live fragments sent over the socket (htmx out-of-band swaps)."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,23 +14,9 @@ from markupsafe import Markup, escape
 from app.i18n import current_language, use_language
 from app.rooms.games.base import Part
 from app.rooms.pass_and_play import present_seats, proxy_seat
-from app.rooms.rules import page_basis
+from app.rooms.rules import page_basis, ranking
 from app.rooms.state import RoomState
 from app.web.templating import render_block, templates
-
-
-def ranking(totals: dict[int, int],
-            left: Collection[int] = ()) -> list[tuple[int | None, int, int]]:
-    """``(rank, seat_id, total)`` best first; equal totals share a rank (1, 2, 2, 4). Seats
-    in ``left`` (taken out of the game before it ended) come last, best first, with rank
-    None (docs/rules.md, "Results and personal bests")."""
-    ranked = {seat: total for seat, total in totals.items() if seat not in left}
-    ordered = sorted(ranked.items(), key=lambda item: (-item[1], item[0]))
-    gone = sorted(((seat, total) for seat, total in totals.items() if seat in left),
-                  key=lambda item: (-item[1], item[0]))
-    return ([(1 + sum(1 for t in ranked.values() if t > total), seat, total)
-             for seat, total in ordered] + [(None, seat, total) for seat, total in gone])
-
 
 ROOM_PARTS = "rooms/_parts.html"
 ROOM_PART_IDS = frozenset({"live-version", "seats", "acting-for"})

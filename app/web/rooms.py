@@ -24,6 +24,7 @@ from app.i18n import gettext as _
 from app.players.service import get_player
 from app.rooms.codes import is_code
 from app.rooms.games import GAMES
+from app.rooms.rules import ranking
 from app.rooms.state import RoomState
 from app.web.deps import (
     CurrentPlayer,
@@ -39,7 +40,7 @@ from app.web.deps import (
 )
 from app.web.pages import SOLO_GAMES, home_context, seat_name
 from app.web.qr import qr_svg
-from app.web.room_view import live_context, ranking
+from app.web.room_view import live_context
 from app.web.talk_view import TalkRenderer
 from app.web.templating import templates
 

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import http
+from tests.support import http, page_fixtures
 from tests.support.browser import (
     caught_up,
     create_room,
@@ -24,21 +24,12 @@ from tests.support.browser import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
+server, browser = page_fixtures.server, page_fixtures.browser  # the module's own (SQLite)
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
          "four_of_a_kind", "full_house", "small_straight", "large_straight", "chance")
-
-
-@pytest.fixture(scope="module")
-def server(page_server):
-    return page_server
-
-
-@pytest.fixture(scope="module")
-def browser(page_browser):
-    return page_browser
 
 
 def state(server, code: str) -> dict:
