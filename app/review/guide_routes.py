@@ -32,10 +32,12 @@ feedback on the step before is left out)."""
 
 @router.post("/learn", name="learn")
 async def learn(request: Request, player: CurrentPlayer, guest_id: GuestId, rooms: RoomsDep,
-                game: Annotated[str, Form(max_length=16)] = "knister",
+                game: Annotated[str, Form(max_length=16)] = "",
                 name: Annotated[str, Form(max_length=200)] = "") -> Response:
     """Start a guided round of ``game`` (a kind whose plug-in has a ``guide``) for the visitor
-    alone (seated as ``name``, their saved name, or "You"); 400 for another game."""
+    alone (seated as ``name``, their saved name, or "You"; no ``game``: the first game of
+    the registry with a guide); 400 for another game."""
+    game = game or next(kind for kind, plugin in GAMES.items() if plugin.guide is not None)
     guide = GAMES[game].guide if game in GAMES else None
     if guide is None:
         raise HTTPException(400, detail="no guided round for this game")
