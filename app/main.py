@@ -12,6 +12,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp
 
 from app import i18n
+from app.clock import ServerClock
 from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
 from app.groups import admin_routes as group_admin_routes
 from app.groups import routes as group_routes
@@ -25,6 +26,8 @@ from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.logging import configure_logging
+from app.players.devices import RevokedDevices
+from app.players.middleware import DeviceMiddleware
 from app.push import routes as push_routes
 from app.push.keys import load_vapid
 from app.push.sender import PushSender
@@ -41,6 +44,7 @@ from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
 from app.web import bot_rooms, health, pages, socket
+from app.web import devices as device_routes
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
@@ -109,6 +113,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               talk=talk, talk_renderer=TalkRenderer(parts))
     rooms.loaded = idle.emptied
     vapid = load_vapid(settings.vapid_private_key, settings.var_dir)
+    clock = ServerClock()
+    revoked_devices = RevokedDevices(db, clock)
     pusher = PushSender(db, vapid, settings.vapid_subject)
 
     @asynccontextmanager
@@ -159,11 +165,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.recorder = recorder
     app.state.talk = talk
     app.state.vapid = vapid
+    app.state.clock = clock
+    app.state.revoked_devices = revoked_devices
     app.state.pusher = pusher
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 
     app.add_middleware(LanguageMiddleware)
+    app.add_middleware(DeviceMiddleware, revoked=revoked_devices)  # inside the session's
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
@@ -184,6 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(guide_routes.router)
     app.include_router(socket.router)
     app.include_router(push_routes.router)
+    app.include_router(device_routes.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})
     return app

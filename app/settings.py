@@ -69,6 +69,7 @@ class Settings(BaseSettings):
     rate_limit_joins: str = "30/minute"
     rate_limit_misses: str = "30/minute"
     rate_limit_push: str = "20/minute;200/day"
+    rate_limit_links: str = "10/minute;60/day"
     vapid_private_key: str = Field(
         default="", description="The VAPID private key (PEM or raw base64url); empty: "
         "generated once into VAR_DIR/vapid_private.pem")

@@ -41,6 +41,7 @@ class RateLimits:
             "join": parse_many(settings.rate_limit_joins),
             "room_miss": parse_many(settings.rate_limit_misses),
             "push": parse_many(settings.rate_limit_push),
+            "link": parse_many(settings.rate_limit_links),
         }
 
     def hit(self, kind: str, request: Request) -> None:

@@ -272,3 +272,16 @@ async def hold_connection(request: Request, seconds: float = 1.0) -> StreamingRe
             await asyncio.sleep(min(max(seconds, 0.0), 10.0))
         yield json.dumps(seconds).encode() + b"}"
     return StreamingResponse(body(), media_type="application/json")
+
+
+@router.post("/_test/clock", include_in_schema=False,
+             dependencies=[Depends(require_test_routes)])
+async def advance_clock(request: Request,
+                        advance_seconds: Annotated[float, Body(embed=True, ge=0,
+                                                               le=366 * 86400)]):
+    """Test settings only (``Settings.test_routes``, else 404): move the server's clock
+    (``app.state.clock``: device-link codes, and deadlines as they move onto it) on by
+    ``advance_seconds``; answers the clock's time."""
+    clock = request.app.state.clock
+    clock.advance(advance_seconds)
+    return {"now": clock().isoformat()}
