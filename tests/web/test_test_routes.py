@@ -31,6 +31,7 @@ TEST_ROUTES = {
     "/_test/rooms/{code}/dice": ("POST", {"json": {"faces": [6, 6]}}, 200),
     "/_test/rooms/{code}/finish": ("POST", {}, 409),  # in the lobby: no game to play out
     "/_test/hold-connection": ("POST", {"params": {"seconds": "0"}}, 200),
+    "/_test/clock": ("POST", {"json": {"advance_seconds": 0}}, 200),
     "/knikkers/test/near-full": ("POST", {"data": {"free": "9", "seed": "1"}}, 303),
     "/knikkers/test/start": ("POST", {"data": {"seed": "1", "variant": "5"}}, 303),
 }
