@@ -1,6 +1,7 @@
 """import-linter keeps the layers of ``[tool.importlinter]`` in pyproject.toml (the engines
 import nothing of the app and no framework; the rooms neither the live hub nor the web layer;
-the live hub and the talk service no web layer):
+a room's state, its rules and deltas no database and no renderer; the live hub and the talk
+service no web layer):
 CI's suite fails on a broken contract as ``make lint`` does."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ def test_every_import_contract_is_kept() -> None:
     run = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True,
                          timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "3 kept, 0 broken" in run.stdout, run.stdout
+    assert "4 kept, 0 broken" in run.stdout, run.stdout
 
 
 def test_a_forbidden_import_breaks_the_engines_contract(tmp_path) -> None:
@@ -81,6 +82,19 @@ def import_cycles(package: str) -> list[list[str]]:
         if module not in index:
             visit(module)
     return groups
+
+
+def test_the_room_state_reaches_no_database_and_no_renderer() -> None:
+    """``app.rooms.state`` (a room's state and the one fold of its events) imports no
+    database layer and no renderer, not even through other modules or for typing; it did
+    before issue 26 (``load_room`` and the render cache lived there)."""
+    import grimp
+
+    graph = grimp.build_graph("app", include_external_packages=True, cache_dir=None)
+    for target in ("sqlalchemy", "app.store.models", "app.store.db", "app.rooms.repository",
+                   "app.web.room_view", "jinja2"):
+        assert graph.find_shortest_chain(importer="app.rooms.state", imported=target) is None, \
+            target
 
 
 def test_the_app_has_no_import_cycles() -> None:

@@ -25,7 +25,8 @@ from app.engines.kniffel import Scorecard
 from app.rooms.games.base import Event
 from app.rooms.games.kniffel.analysis import GameAnalysis, analyse
 from app.rooms.games.kniffel.hints import Hint, hint
-from app.rooms.state import GameInfo, to_event
+from app.rooms.repository import to_event
+from app.rooms.state import GameInfo
 from app.store.db import Database
 from app.store.models import Game, GameEvent
 from app.strategy.tables import StrategyTables

@@ -38,10 +38,11 @@ async def test_a_forgotten_room_comes_back_from_the_database(settings) -> None:
     parts = PartCache()
     live_context(before, "p-ann", frozenset(), parts)["part_html"](
         live_context(before, "p-ann", frozenset(), parts)["room_parts"][0])
-    assert len(parts) == 1
+    assert len(parts) == 1 and len(parts.views) == 1  # one part; the version's shared views
     assert service.forget(code)
     parts.forget(code)
     assert code not in service._rooms and code not in service._locks and len(parts) == 0
+    assert len(parts.views) == 0
     after = await service.snapshot(code)
     assert after is not None and after is not before
     assert (after.version, after.game_state.roller) == (before.version, before.game_state.roller)
