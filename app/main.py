@@ -80,13 +80,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     strategy = StrategyTables(settings.strategy_dir)
     reviews = Reviews(db, strategy)
     recorder = Recorder(db, accuracy_of(reviews))  # groups' results, ratings (app/groups)
-    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
-                        host_grace=timedelta(seconds=settings.host_grace_seconds),
-                        finished=recorder.notify)
-    parts = PartCache()
-    bots = install_bots(rooms, strategy.for_options, settings)
-    talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
-
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
         the rendered parts (False while it has a socket here or an action runs)."""
@@ -99,12 +92,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return True
 
     idle = IdleRooms(forget, after=settings.room_idle_seconds)
+    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
+                        host_grace=timedelta(seconds=settings.host_grace_seconds),
+                        finished=recorder.notify, loaded=idle.emptied,
+                        bots=lambda service: install_bots(service, strategy.for_options,
+                                                          settings))
+    parts = PartCache()
+    talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
     hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
               check_every=settings.live_check_seconds, idle=idle, presence=presence,
               talk=talk, talk_renderer=TalkRenderer(parts))
-    rooms.loaded = idle.emptied
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -118,14 +117,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tune()  # the garbage collector (app/gc_tuning.py)
             freezer = asyncio.create_task(keep_frozen(
                 busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
-        bots.start()
+        rooms.start()  # its bots
         recorder.start()
         yield
         if freezer:
             freezer.cancel()
         await recorder.close()
-        await bots.close()
-        rooms.close()
+        await rooms.stop()  # its bots, then its timers
         strategy.close()
         reviews.close()
         await idle.stop()
@@ -147,7 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.parts = parts
     app.state.strategy = strategy
-    app.state.bots = bots
+    app.state.bots = rooms.bots
     app.state.reviews = reviews
     app.state.recorder = recorder
     app.state.talk = talk

@@ -24,12 +24,14 @@ log = structlog.get_logger("knobel.rooms")
 class RoomMemory:
     """Room states and locks of this process. ``repo`` loads rooms and reads versions;
     ``timers`` are armed for each room loaded and forgotten with it; ``loaded(code)`` is
-    called whenever a room comes into memory (the app's idle-room tracking)."""
+    called whenever a room comes into memory (the app's idle-room tracking,
+    ``app.live.idle.IdleRooms.emptied``)."""
 
-    def __init__(self, repo: RoomRepository, timers: RoomTimers) -> None:
+    def __init__(self, repo: RoomRepository, timers: RoomTimers,
+                 loaded: Callable[[str], None] = lambda code: None) -> None:
         self.repo = repo
         self.timers = timers
-        self.loaded: Callable[[str], None] = lambda code: None
+        self.loaded = loaded
         self._rooms: dict[str, RoomState] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         # The game events of each room's latest commit in this process (app.rooms.delta),

@@ -32,7 +32,7 @@ from app.rooms.repository import RoomRepository
 from app.rooms.room_actions import ROOM_ACTIONS, RoomActions
 from app.rooms.rules import HOST_GRACE, check_basis, required_basis
 from app.rooms.state import RoomState
-from app.rooms.timers import RoomTimers
+from app.rooms.timers import Bots, RoomTimers
 from app.store.db import Database
 
 log = structlog.get_logger("knobel.rooms")
@@ -41,6 +41,19 @@ Publish = Callable[[str, int, str | None], Awaitable[None]]
 """``publish(code, version, delta)``: announce a committed room version; ``delta`` is the
 encoded ``app.rooms.delta.Delta`` of a game action (None for any other change)."""
 MAX_ACTION_ID = 64
+
+
+class RoomBots(Bots, Protocol):
+    """Bots playing in a room service's rooms (``app.rooms.bots.RoomBots``): what they add to
+    the timers (``Bots``) and their life with the service's."""
+
+    def start(self) -> None:
+        """Start moving the bots of running rooms (app start-up)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop moving bots (shutdown)."""
+        ...
 
 
 class PresenceView(Protocol):
@@ -72,7 +85,11 @@ class RoomService(RoomMemory):
     player ids with an open socket there, ``away_since(code)``: when each away player went);
     ``clock``: now (UTC);
     ``host_grace``: how long a host may be away outside a game before the role passes on;
-    ``finished(game_id)``: told of each game whose finish was committed (architecture, "Groups").
+    ``finished(game_id)``: told of each game whose finish was committed (architecture, "Groups");
+    ``loaded(code)``: told whenever a room comes into memory (``RoomMemory``);
+    ``bots(service)``: when bots play in rooms, builds them for this service (called once,
+    here; ``app.rooms.bots.install``): what they add to the timers, started and closed with
+    the service (``start``, ``stop``), kept as ``bots``.
     """
 
     def __init__(self, db: Database, publish: Publish, dice: DiceSource,
@@ -81,15 +98,18 @@ class RoomService(RoomMemory):
                  clock: Callable[[], datetime] = utcnow,
                  host_grace: timedelta = HOST_GRACE,
                  presence: PresenceView | None = None,
-                 finished: Callable[[int], None] = lambda game_id: None) -> None:
+                 finished: Callable[[int], None] = lambda game_id: None,
+                 loaded: Callable[[str], None] = lambda code: None,
+                 bots: Callable[[RoomService], RoomBots] | None = None) -> None:
         self.db, self.publish, self.dice, self.clock = db, publish, dice, clock
         self.online, self.away_since = online, away_since
         if presence is not None:
             self.online, self.away_since = presence.online, presence.away_since
         repo = RoomRepository(db, clock, finished)
+        self.bots = bots(self) if bots is not None else None
         super().__init__(repo, RoomTimers(clock, host_grace,
                                           lambda: (self.online, self.away_since),
-                                          self.fire_timer))
+                                          self.fire_timer, self.bots), loaded)
         self.actions = RoomActions(repo, self._reload, lambda c: self.online(c), clock)
         self.game = GameActions(repo, self.timers, dice, clock, self._drop, self.committed)
 
@@ -256,6 +276,17 @@ class RoomService(RoomMemory):
             version = await self.game.play_out(await self._fresh(code))
         await self.publish(code, version, self.delta_of(code, version))
         return version
+
+    def start(self) -> None:
+        """Start the bots (their scan of running rooms; app start-up), if bots play here."""
+        if self.bots is not None:
+            self.bots.start()
+
+    async def stop(self) -> None:
+        """Stop the bots, if bots play here, and cancel every timer (shutdown)."""
+        if self.bots is not None:
+            await self.bots.close()
+        self.close()
 
     def close(self) -> None:
         """Cancel every timer (shutdown)."""
