@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     strategy = StrategyTables(settings.strategy_dir)
     reviews = Reviews(db, strategy)
     recorder = Recorder(db, accuracy_of(reviews))  # groups' results, ratings (app/groups)
+
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
         the rendered parts (False while it has a socket here or an action runs)."""
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         finished=recorder.notify, loaded=idle.emptied,
                         bots=lambda service: install_bots(service, strategy.for_options,
                                                           settings))
+    bots = rooms.bots  # started and closed with the app
     parts = PartCache()
     talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
     hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
@@ -117,13 +119,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tune()  # the garbage collector (app/gc_tuning.py)
             freezer = asyncio.create_task(keep_frozen(
                 busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
-        rooms.start()  # its bots
+        if bots is not None:
+            bots.start()
         recorder.start()
         yield
         if freezer:
             freezer.cancel()
         await recorder.close()
-        await rooms.stop()  # its bots, then its timers
+        if bots is not None:
+            await bots.close()
+        rooms.close()
         strategy.close()
         reviews.close()
         await idle.stop()
@@ -145,7 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.parts = parts
     app.state.strategy = strategy
-    app.state.bots = rooms.bots
+    app.state.bots = bots
     app.state.reviews = reviews
     app.state.recorder = recorder
     app.state.talk = talk

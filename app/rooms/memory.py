@@ -141,6 +141,12 @@ class RoomMemory:
         self._rooms.pop(code, None)
         self._deltas.pop(code, None)
 
+    def presence_changed(self, code: str) -> None:
+        """Re-arm the timer of ``code`` (an away roller may now be rolled for)."""
+        state = self._rooms.get(code)
+        if state is not None:
+            self.timers.arm(state)
+
     def forget(self, code: str) -> bool:
         """Release what this process keeps for room ``code`` (cached state, lock, timer);
         False, keeping it, while an action holds its lock. The database is the truth: the
@@ -153,3 +159,7 @@ class RoomMemory:
         self._locks.pop(code, None)
         self.timers.forget(code)
         return True
+
+    def close(self) -> None:
+        """Cancel every timer (shutdown)."""
+        self.timers.close()

@@ -44,15 +44,15 @@ MAX_ACTION_ID = 64
 
 
 class RoomBots(Bots, Protocol):
-    """Bots playing in a room service's rooms (``app.rooms.bots.RoomBots``): what they add to
-    the timers (``Bots``) and their life with the service's."""
+    """Bots playing in a room service's rooms (``app.rooms.bots.BotsInRooms``): what they add
+    to the timers (``Bots``), started and closed by the app with the service."""
 
     def start(self) -> None:
         """Start moving the bots of running rooms (app start-up)."""
         ...
 
     async def close(self) -> None:
-        """Stop moving bots (shutdown)."""
+        """Stop moving bots (shutdown, before the service's timers are cancelled)."""
         ...
 
 
@@ -86,10 +86,9 @@ class RoomService(RoomMemory):
     ``clock``: now (UTC);
     ``host_grace``: how long a host may be away outside a game before the role passes on;
     ``finished(game_id)``: told of each game whose finish was committed (architecture, "Groups");
-    ``loaded(code)``: told whenever a room comes into memory (``RoomMemory``);
-    ``bots(service)``: when bots play in rooms, builds them for this service (called once,
-    here; ``app.rooms.bots.install``): what they add to the timers, started and closed with
-    the service (``start``, ``stop``), kept as ``bots``.
+    ``loaded(code)``: told whenever a room comes into memory (``RoomMemory``); ``bots(self)``:
+    builds the bots that play in its rooms, once, here (``app.rooms.bots.install``; kept as
+    ``bots``, for the app to start and close).
     """
 
     def __init__(self, db: Database, publish: Publish, dice: DiceSource,
@@ -232,12 +231,6 @@ class RoomService(RoomMemory):
 
     # ----- timers ----------------------------------------------------------------------------
 
-    def presence_changed(self, code: str) -> None:
-        """Re-arm the timer of ``code`` (an away roller may now be rolled for)."""
-        state = self._rooms.get(code)
-        if state is not None:
-            self.timers.arm(state)
-
     async def fire_timer(self, code: str) -> None:
         """Apply what is due in room ``code`` (if still due): the plug-in's automatic events
         during a game, the host hand-over outside one."""
@@ -276,21 +269,6 @@ class RoomService(RoomMemory):
             version = await self.game.play_out(await self._fresh(code))
         await self.publish(code, version, self.delta_of(code, version))
         return version
-
-    def start(self) -> None:
-        """Start the bots (their scan of running rooms; app start-up), if bots play here."""
-        if self.bots is not None:
-            self.bots.start()
-
-    async def stop(self) -> None:
-        """Stop the bots, if bots play here, and cancel every timer (shutdown)."""
-        if self.bots is not None:
-            await self.bots.close()
-        self.close()
-
-    def close(self) -> None:
-        """Cancel every timer (shutdown)."""
-        self.timers.close()
 
 
 __all__ = ["ActionError", "Outcome", "RoomError", "RoomService"]

@@ -53,8 +53,8 @@ def install(rooms: RoomService, strategies: Strategies, settings: Settings) -> B
     """The bots of ``rooms``, to pass to it at its construction as
     ``RoomService(bots=lambda rooms: install(rooms, strategies, settings))``: bot seats count
     as present, away players are taken over after ``settings.bot_takeover_seconds``, and
-    moves wait ``settings.bot_delay_min``..``bot_delay_max`` seconds; the service starts and
-    stops them with itself (``RoomService.start``, ``stop``)."""
+    moves wait ``settings.bot_delay_min``..``bot_delay_max`` seconds; the app ``start``s and
+    ``close``s them (the service keeps them as ``RoomService.bots``)."""
     from app.rooms.bots.control import BotControl
     from app.rooms.bots.lease import make_lease
     from app.rooms.bots.runner import BotRunner
