@@ -12,6 +12,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp
 
 from app import i18n
+from app.clock import ServerClock
 from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
 from app.groups import admin_routes as group_admin_routes
 from app.groups import routes as group_routes
@@ -25,6 +26,11 @@ from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.logging import configure_logging
+from app.players.devices import RevokedDevices
+from app.players.middleware import DeviceMiddleware
+from app.push import routes as push_routes
+from app.push.keys import load_vapid
+from app.push.sender import PushSender
 from app.review import guide_routes
 from app.review import routes as review_routes
 from app.review.service import Reviews
@@ -38,6 +44,7 @@ from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
 from app.web import bot_rooms, health, pages, socket
+from app.web import devices as device_routes
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
@@ -106,6 +113,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               versions=rooms.versions if settings.live_check_seconds else None,
               check_every=settings.live_check_seconds, idle=idle, presence=presence,
               talk=talk, talk_renderer=TalkRenderer(parts))
+    vapid = load_vapid(settings.vapid_private_key, settings.var_dir)
+    clock = ServerClock()
+    revoked_devices = RevokedDevices(db, clock)
+    pusher = PushSender(db, vapid, settings.vapid_subject)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -122,7 +133,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if bots is not None:
             bots.start()
         recorder.start()
+        pushing = asyncio.create_task(pusher.run())
         yield
+        pushing.cancel()
         if freezer:
             freezer.cancel()
         await recorder.close()
@@ -154,10 +167,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.reviews = reviews
     app.state.recorder = recorder
     app.state.talk = talk
+    app.state.vapid = vapid
+    app.state.clock = clock
+    app.state.revoked_devices = revoked_devices
+    app.state.pusher = pusher
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 
     app.add_middleware(LanguageMiddleware)
+    app.add_middleware(DeviceMiddleware, revoked=revoked_devices)  # inside the session's
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
@@ -177,6 +195,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(group_admin_routes.router)
     app.include_router(guide_routes.router)
     app.include_router(socket.router)
+    app.include_router(push_routes.router)
+    app.include_router(device_routes.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})
     return app

@@ -40,6 +40,8 @@ class RateLimits:
             "create_room": parse_many(settings.rate_limit_rooms),
             "join": parse_many(settings.rate_limit_joins),
             "room_miss": parse_many(settings.rate_limit_misses),
+            "push": parse_many(settings.rate_limit_push),
+            "link": parse_many(settings.rate_limit_links),
         }
 
     def hit(self, kind: str, request: Request) -> None:

@@ -163,7 +163,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     strategy table it needs starts building (after the response) if it is not there yet."""
     if (state := await _lookup(request, code)) is None:
         return _gone(request, player, "unknown", _("This room does not exist."), status=404)
-    if state.plugin.reviewable:
+    if state.plugin.review is not None:
         background.add_task(reviews.ready, state.kind, state.options)
     seat = state.seat_of(guest_id)
     if seat is None and not watch:
@@ -272,3 +272,16 @@ async def hold_connection(request: Request, seconds: float = 1.0) -> StreamingRe
             await asyncio.sleep(min(max(seconds, 0.0), 10.0))
         yield json.dumps(seconds).encode() + b"}"
     return StreamingResponse(body(), media_type="application/json")
+
+
+@router.post("/_test/clock", include_in_schema=False,
+             dependencies=[Depends(require_test_routes)])
+async def advance_clock(request: Request,
+                        advance_seconds: Annotated[float, Body(embed=True, ge=0,
+                                                               le=366 * 86400)]):
+    """Test settings only (``Settings.test_routes``, else 404): move the server's clock
+    (``app.state.clock``: device-link codes, and deadlines as they move onto it) on by
+    ``advance_seconds``; answers the clock's time."""
+    clock = request.app.state.clock
+    clock.advance(advance_seconds)
+    return {"now": clock().isoformat()}
