@@ -43,8 +43,9 @@ from app.store.db import Database
 from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
-from app.web import bot_rooms, health, pages, socket
+from app.web import bot_rooms, health, pages, pwa, socket
 from app.web import devices as device_routes
+from app.web import passkeys as passkey_routes
 from app.web import rooms as rooms_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
@@ -197,6 +198,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(socket.router)
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)
+    app.include_router(passkey_routes.router)
+    app.include_router(pwa.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})
     return app

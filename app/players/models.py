@@ -1,4 +1,4 @@
-"""The tables of a player's devices (the schema comes only from the migration
+"""The tables of a player's devices and passkeys (the schema comes only from the migration
 ``d001_devices``).
 
 ``Device``: one browser signed in as a player (its id is in that browser's signed session
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Index, String
+from sqlalchemy import DateTime, Index, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.clock import utcnow
@@ -46,3 +46,20 @@ class DeviceLink(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Passkey(Base):
+    """A passkey (WebAuthn credential) that signs a browser in as ``player_id``: ``id``, the
+    credential id (base64url), its COSE ``public_key``, the authenticator's ``sign_count``,
+    a ``label`` (the browser that made it), when it was made and last used."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (Index("ix_passkeys_player", "player_id"),)
+
+    id: Mapped[str] = mapped_column(String(400), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32))
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(Integer, default=0)
+    label: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

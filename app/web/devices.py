@@ -16,7 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.players import devices, links
+from app.players import devices, links, passkeys
 from app.players.devices import SESSION_DEVICE_KEY, device_label, is_device_id, new_device_id
 from app.players.service import get_player
 from app.web.deps import SESSION_PLAYER_KEY, CurrentPlayer, GuestId, SessionDep
@@ -42,7 +42,7 @@ async def _page(request: Request, session: SessionDep, guest_id: str, player: ob
                            device_label(request.headers.get("user-agent", "")), now)
     return templates.TemplateResponse(request, "players/devices.html", {
         "player": player, "devices": await devices.listed(session, guest_id),
-        "current": current, **extra})
+        "passkeys": await passkeys.of_player(session, guest_id), "current": current, **extra})
 
 
 @router.get("/devices", response_class=HTMLResponse, name="devices")

@@ -1,4 +1,4 @@
-"""devices and device links
+"""devices, device links and passkeys
 
 Revision ID: d001
 Revises: p001
@@ -6,8 +6,8 @@ Create Date: 2026-12-05 23:00:00
 
 ``devices``: the browsers signed in as a player (listed newest seen first by player,
 ``ix_devices_player``; revoked ones read by every process, ``ix_devices_revoked``);
-``device_links``: one-time codes that sign another device in (docs/architecture.md, "Your
-name on every device").
+``device_links``: one-time codes that sign another device in; ``passkeys``: WebAuthn
+credentials that sign a browser in (docs/architecture.md, "Your name on every device").
 """
 
 from collections.abc import Sequence
@@ -44,8 +44,21 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("code_hash"),
     )
     op.create_index("ix_device_links_player", "device_links", ["player_id"])
+    op.create_table(
+        "passkeys",
+        sa.Column("id", sa.String(length=400), nullable=False),
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("public_key", sa.LargeBinary(), nullable=False),
+        sa.Column("sign_count", sa.Integer(), nullable=False),
+        sa.Column("label", sa.String(length=60), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_passkeys_player", "passkeys", ["player_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("passkeys")
     op.drop_table("device_links")
     op.drop_table("devices")

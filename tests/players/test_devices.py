@@ -117,3 +117,28 @@ def test_the_test_clock_is_closed_without_test_hooks(settings) -> None:
     closed = settings.model_copy(update={"test_hooks": False})
     with TestClient(create_app(closed)) as client:
         assert client.post("/_test/clock", json={"advance_seconds": 5}).status_code == 404
+
+
+def test_passkey_requests_without_a_ceremony_or_with_bad_answers_change_nothing(
+        settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        me = Device(client)
+        _name(me, "Eve")
+        accept = {"Accept": "application/json"}
+        no_challenge = me.post("/passkeys/register", json={"id": "x"}, headers=accept)
+        assert no_challenge.status_code == 400
+        assert no_challenge.json()["error"] == "no_challenge"
+        options = me.post("/passkeys/register/options").json()
+        assert options["rp"]["id"] == "testserver" and options["user"]["name"] == "Eve"
+        bad = me.post("/passkeys/register", json={"id": "x", "response": {}}, headers=accept)
+        assert bad.status_code == 400 and bad.json()["error"] == "invalid"
+        again = me.post("/passkeys/register", json={"id": "x"}, headers=accept)
+        assert again.json()["error"] == "no_challenge"  # a challenge is used once
+        me.post("/passkeys/signin/options")
+        unknown = me.post("/passkeys/signin", json={"id": "nope"}, headers=accept)
+        assert unknown.status_code == 400 and unknown.json()["error"] == "unknown"
+        assert me.post("/passkeys/signin", content=b"{" + b" " * 20_000 + b"}",
+                       headers={"Content-Type": "application/json"}).status_code == 413
+        assert me.post("/passkeys/abc/remove").status_code == 404
+        assert "data-passkey=" not in me.get("/devices").text
+        assert _whoami(me) == "Eve"
