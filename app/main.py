@@ -88,12 +88,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     strategy = StrategyTables(settings.strategy_dir)
     reviews = Reviews(db, strategy)
     recorder = Recorder(db, accuracy_of(reviews))  # groups' results, ratings (app/groups)
-    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
-                        host_grace=timedelta(seconds=settings.host_grace_seconds),
-                        finished=recorder.notify)
-    parts = PartCache()
-    bots = install_bots(rooms, strategy.for_options, settings)
-    talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
 
     def forget(code: str) -> bool:
         """Release a room nobody here has open: the service's state, the hub's records and
@@ -107,12 +101,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return True
 
     idle = IdleRooms(forget, after=settings.room_idle_seconds)
+    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
+                        host_grace=timedelta(seconds=settings.host_grace_seconds),
+                        finished=recorder.notify, loaded=idle.emptied,
+                        bots=lambda service: install_bots(service, strategy.for_options,
+                                                          settings))
+    bots = rooms.bots  # started and closed with the app
+    parts = PartCache()
+    talk = TalkService(rooms, ChatStore(db), broadcast.publish_talk, broadcast.publish_reaction)
     hub = Hub(broadcast, rooms.snapshot, RoomRenderer(parts),
               rooms.presence_changed,
               versions=rooms.versions if settings.live_check_seconds else None,
               check_every=settings.live_check_seconds, idle=idle, presence=presence,
               talk=talk, talk_renderer=TalkRenderer(parts))
-    rooms.loaded = idle.emptied
     vapid = load_vapid(settings.vapid_private_key, settings.var_dir)
     clock = ServerClock()
     revoked_devices = RevokedDevices(db, clock)
@@ -130,7 +131,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tune()  # the garbage collector (app/gc_tuning.py)
             freezer = asyncio.create_task(keep_frozen(
                 busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
-        bots.start()
+        if bots is not None:
+            bots.start()
         recorder.start()
         pushing = asyncio.create_task(pusher.run())
         yield
@@ -138,7 +140,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if freezer:
             freezer.cancel()
         await recorder.close()
-        await bots.close()
+        if bots is not None:
+            await bots.close()
         rooms.close()
         strategy.close()
         reviews.close()

@@ -1,8 +1,10 @@
 """import-linter keeps the layers of ``[tool.importlinter]`` in pyproject.toml (the engines
 import nothing of the app and no framework; the rooms neither the live hub nor the web layer;
-the live hub and the talk service no web layer; shared code imports no game package, only
-the registry does; the game packages are independent and import engines and the game base
-only): CI's suite fails on a broken contract as ``make lint`` does."""
+a room's state, its rules and deltas no database and no renderer; the room service not the
+bots' runner, which it is given; the live hub and the talk service no web layer; shared code
+imports no game package, only the registry does; the game packages are independent and
+import engines and the game base only): CI's suite fails on a broken contract as
+``make lint`` does."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def test_every_import_contract_is_kept() -> None:
                          timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"{len(CONTRACTS)} kept, 0 broken" in run.stdout, run.stdout
-    assert len(CONTRACTS) == 6
+    assert len(CONTRACTS) == 8
 
 
 def _contract(name_start: str) -> dict:
@@ -148,6 +150,19 @@ def import_cycles(package: str) -> list[list[str]]:
         if module not in index:
             visit(module)
     return groups
+
+
+def test_the_room_state_reaches_no_database_and_no_renderer() -> None:
+    """``app.rooms.state`` (a room's state and the one fold of its events) imports no
+    database layer and no renderer, not even through other modules or for typing; it did
+    before issue 26 (``load_room`` and the render cache lived there)."""
+    import grimp
+
+    graph = grimp.build_graph("app", include_external_packages=True, cache_dir=None)
+    for target in ("sqlalchemy", "app.store.models", "app.store.db", "app.rooms.repository",
+                   "app.web.room_view", "jinja2"):
+        assert graph.find_shortest_chain(importer="app.rooms.state", imported=target) is None, \
+            target
 
 
 def test_the_app_has_no_import_cycles() -> None:

@@ -34,7 +34,7 @@ from app.groups.rating_store import rate_game
 from app.groups.ratings import ranks_of
 from app.groups.standings import add_accuracies, add_results
 from app.rooms.bots.identity import is_bot
-from app.rooms.state import to_event
+from app.rooms.repository import to_event
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room, Seat
 from app.store.retry import on_fresh_connection

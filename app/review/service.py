@@ -23,7 +23,8 @@ from starlette.concurrency import run_in_threadpool
 
 from app.rooms.games import get_game
 from app.rooms.games.base import Event
-from app.rooms.state import GameInfo, to_event
+from app.rooms.repository import to_event
+from app.rooms.state import GameInfo
 from app.store.db import Database
 from app.store.models import Game, GameEvent
 from app.strategy.tables import StrategyTables

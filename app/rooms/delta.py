@@ -62,12 +62,12 @@ class Delta:
                 and state.game_state is not None and state.last_seq + 1 == self.first_seq)
 
     def fold(self, state: RoomState) -> None:
-        """Apply the events to ``state`` as the committing process did (``GameActions.append``)
-        and move it to ``version``. Call only when ``follows(state)``; the plug-in's errors
-        propagate (the caller then rebuilds the room from the database)."""
-        plugin = state.plugin
-        for event in self.events:
-            plugin.apply(state.game_state, event)
-        state.version = self.version
-        state.last_seq = self.first_seq + len(self.events) - 1
-        state.remember_action(self.action_id, self.version)
+        """Apply the events to ``state`` as the committing process did and move it to
+        ``version`` (``RoomState.fold``, the one place committed events enter a state).
+        Raises ``ValueError``, changing nothing, when the delta does not ``follow`` the state;
+        the plug-in's errors propagate (the caller then rebuilds the room from the
+        database)."""
+        if not self.follows(state):
+            raise ValueError(f"delta to version {self.version} does not follow the room "
+                             f"at version {state.version}, event {state.last_seq}")
+        state.fold(self.events, self.first_seq, self.version, self.action_id)

@@ -86,27 +86,27 @@ class GameActions:
         return version
 
     async def append(self, state: RoomState, events: list[Event], action_id: str | None) -> int:
-        """Fold ``events`` into the cached state and store them (finishing the game when they
-        end it); a failed write drops the cached state. Returns the new version."""
+        """Fold ``events`` into the cached state (``RoomState.folding``) and store them
+        (finishing the game when they end it); a failed write drops the cached state and
+        raises (``Conflict`` when another writer got there first). Returns the new version."""
         now = self.clock()
         events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
         plugin, game = state.plugin, state.game
         assert game is not None
-        first_seq = state.last_seq + 1
+        first_seq, version = state.last_seq + 1, state.version + 1
         try:
-            for event in events:  # optimistic: a failed commit drops the cached state
-                plugin.apply(state.game_state, event)
-            over = plugin.is_over(state.game_state)
-            totals = plugin.totals(state.game_state) if over else None
-            records = await self.repo.records(state, totals) if totals is not None else []
-            await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
-                                   totals, now, records, plugin.left_game(state.game_state))
+            # optimistic: the events are applied before the write (which stores the result
+            # they make); the state moves to ``version`` once committed, and a failed write
+            # drops it
+            with state.folding(events, first_seq, version, action_id):
+                over = plugin.is_over(state.game_state)
+                totals = plugin.totals(state.game_state) if over else None
+                records = await self.repo.records(state, totals) if totals is not None else []
+                await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
+                                       totals, now, records, plugin.left_game(state.game_state))
         except BaseException:
             self.drop(state.code)
             raise
-        version = state.version = state.version + 1
-        state.last_seq = first_seq + len(events) - 1
-        state.remember_action(action_id, version)
         # other processes fold these events (a finished game is reloaded: its result and
         # records come from the database)
         self.committed(state.code, None if totals is not None else Delta(

@@ -24,12 +24,14 @@ log = structlog.get_logger("knobel.rooms")
 class RoomMemory:
     """Room states and locks of this process. ``repo`` loads rooms and reads versions;
     ``timers`` are armed for each room loaded and forgotten with it; ``loaded(code)`` is
-    called whenever a room comes into memory (the app's idle-room tracking)."""
+    called whenever a room comes into memory (the app's idle-room tracking,
+    ``app.live.idle.IdleRooms.emptied``)."""
 
-    def __init__(self, repo: RoomRepository, timers: RoomTimers) -> None:
+    def __init__(self, repo: RoomRepository, timers: RoomTimers,
+                 loaded: Callable[[str], None] = lambda code: None) -> None:
         self.repo = repo
         self.timers = timers
-        self.loaded: Callable[[str], None] = lambda code: None
+        self.loaded = loaded
         self._rooms: dict[str, RoomState] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         # The game events of each room's latest commit in this process (app.rooms.delta),
@@ -139,6 +141,12 @@ class RoomMemory:
         self._rooms.pop(code, None)
         self._deltas.pop(code, None)
 
+    def presence_changed(self, code: str) -> None:
+        """Re-arm the timer of ``code`` (an away roller may now be rolled for)."""
+        state = self._rooms.get(code)
+        if state is not None:
+            self.timers.arm(state)
+
     def forget(self, code: str) -> bool:
         """Release what this process keeps for room ``code`` (cached state, lock, timer);
         False, keeping it, while an action holds its lock. The database is the truth: the
@@ -151,3 +159,7 @@ class RoomMemory:
         self._locks.pop(code, None)
         self.timers.forget(code)
         return True
+
+    def close(self) -> None:
+        """Cancel every timer (shutdown)."""
+        self.timers.close()

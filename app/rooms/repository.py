@@ -1,4 +1,5 @@
-"""Rooms in the database: loading, the version check, and every write's transaction (the
+"""Rooms in the database: loading (``load_room``: a room's state rebuilt from its rows, its
+events folded by ``RoomState.fold``), the version check, and every write's transaction (the
 changes room actions make inside it are built in ``app.rooms.writes``).
 
 A write bumps the room's version from the one its state was decided on, in the same
@@ -22,17 +23,19 @@ from sqlalchemy import (
     bindparam,
     cast,
     insert,
+    literal,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock import as_utc
 from app.players.service import upsert_player
 from app.rooms.errors import Conflict
 from app.rooms.games.base import Event
 from app.rooms.records import new_records
-from app.rooms.state import RoomState, load_room
+from app.rooms.state import RECENT_ACTIONS, GameInfo, RoomState, SeatInfo
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 from app.store.retry import on_fresh_connection
@@ -229,3 +232,61 @@ def event_rows(game_id: int, first_seq: int, events: list[Event],
     return [{"game_id": game_id, "seq": first_seq + i, "type": e.type, "payload": e.payload,
              "seat_id": e.seat_id, "action_id": action_id if i == 0 else None,
              "created_at": e.at} for i, e in enumerate(events)]
+
+
+def to_event(row: GameEvent) -> Event:
+    """A stored ``game_events`` row as a plug-in ``Event``."""
+    return Event(row.type, row.payload, row.seat_id, as_utc(row.created_at))
+
+
+async def load_room(session: AsyncSession, code: str) -> RoomState | None:
+    """Rebuild the room ``code`` from the database (its row, seats and games; the latest
+    game's events folded in order by ``RoomState.fold``, the room at its stored version; the
+    latest client action ids remembered); None when there is no such room."""
+    room = (await session.execute(select(Room).where(Room.code == code))).scalar_one_or_none()
+    if room is None:
+        return None
+    seats = (
+        await session.execute(select(Seat).where(Seat.room_id == room.id).order_by(Seat.position))
+    ).scalars()
+    games = (
+        await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))
+    ).scalars()
+    state = RoomState(
+        id=room.id, code=room.code, kind=room.game, options=dict(room.options),
+        host_player_id=room.host_player_id, status=room.status, version=room.version,
+        seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status, ready=s.ready)
+               for s in seats],
+        games=[GameInfo.of(g) for g in games],
+    )
+    state.relabel()
+    if state.game is not None:
+        game = state.game
+        state.game_state = state.plugin.new_state(game.options, game.seat_ids, 0)
+        rows = (
+            await session.execute(
+                select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.seq)
+            )
+        ).scalars()
+        for row in rows:  # one by one, each at its stored number; the version is the room's
+            state.fold([to_event(row)], row.seq, room.version)
+    for action_id in await _recent_action_ids(session, room.id):
+        state.remember_action(action_id, state.version)
+    return state
+
+
+async def _recent_action_ids(session: AsyncSession, room_id: int) -> list[str]:
+    """The room's latest ``RECENT_ACTIONS`` client action ids, oldest first: room-level
+    actions (``room_actions``) and game actions of every game of the room (``game_events``),
+    so a repeated send is a duplicate after a restart too, whatever its type."""
+    room_ids = (select(RoomAction.action_id.label("action_id"), RoomAction.id.label("n"),
+                       literal(0).label("source"))
+                .where(RoomAction.room_id == room_id)
+                .order_by(RoomAction.id.desc()).limit(RECENT_ACTIONS))
+    game_ids = (select(GameEvent.action_id.label("action_id"), GameEvent.id.label("n"),
+                       literal(1).label("source"))
+                .join(Game, Game.id == GameEvent.game_id)
+                .where(Game.room_id == room_id, GameEvent.action_id.is_not(None))
+                .order_by(GameEvent.id.desc()).limit(RECENT_ACTIONS))
+    rows = [*(await session.execute(room_ids)), *(await session.execute(game_ids))]
+    return [row.action_id for row in sorted(rows, key=lambda r: (r.n, r.source))]

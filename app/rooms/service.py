@@ -32,7 +32,7 @@ from app.rooms.repository import RoomRepository
 from app.rooms.room_actions import ROOM_ACTIONS, RoomActions
 from app.rooms.rules import HOST_GRACE, check_basis, required_basis
 from app.rooms.state import RoomState
-from app.rooms.timers import RoomTimers
+from app.rooms.timers import Bots, RoomTimers
 from app.store.db import Database
 
 log = structlog.get_logger("knobel.rooms")
@@ -41,6 +41,19 @@ Publish = Callable[[str, int, str | None], Awaitable[None]]
 """``publish(code, version, delta)``: announce a committed room version; ``delta`` is the
 encoded ``app.rooms.delta.Delta`` of a game action (None for any other change)."""
 MAX_ACTION_ID = 64
+
+
+class RoomBots(Bots, Protocol):
+    """Bots playing in a room service's rooms (``app.rooms.bots.BotsInRooms``): what they add
+    to the timers (``Bots``), started and closed by the app with the service."""
+
+    def start(self) -> None:
+        """Start moving the bots of running rooms (app start-up)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop moving bots (shutdown, before the service's timers are cancelled)."""
+        ...
 
 
 class PresenceView(Protocol):
@@ -72,7 +85,10 @@ class RoomService(RoomMemory):
     player ids with an open socket there, ``away_since(code)``: when each away player went);
     ``clock``: now (UTC);
     ``host_grace``: how long a host may be away outside a game before the role passes on;
-    ``finished(game_id)``: told of each game whose finish was committed (architecture, "Groups").
+    ``finished(game_id)``: told of each game whose finish was committed (architecture, "Groups");
+    ``loaded(code)``: told whenever a room comes into memory (``RoomMemory``); ``bots(self)``:
+    builds the bots that play in its rooms, once, here (``app.rooms.bots.install``; kept as
+    ``bots``, for the app to start and close).
     """
 
     def __init__(self, db: Database, publish: Publish, dice: DiceSource,
@@ -81,15 +97,18 @@ class RoomService(RoomMemory):
                  clock: Callable[[], datetime] = utcnow,
                  host_grace: timedelta = HOST_GRACE,
                  presence: PresenceView | None = None,
-                 finished: Callable[[int], None] = lambda game_id: None) -> None:
+                 finished: Callable[[int], None] = lambda game_id: None,
+                 loaded: Callable[[str], None] = lambda code: None,
+                 bots: Callable[[RoomService], RoomBots] | None = None) -> None:
         self.db, self.publish, self.dice, self.clock = db, publish, dice, clock
         self.online, self.away_since = online, away_since
         if presence is not None:
             self.online, self.away_since = presence.online, presence.away_since
         repo = RoomRepository(db, clock, finished)
+        self.bots = bots(self) if bots is not None else None
         super().__init__(repo, RoomTimers(clock, host_grace,
                                           lambda: (self.online, self.away_since),
-                                          self.fire_timer))
+                                          self.fire_timer, self.bots), loaded)
         self.actions = RoomActions(repo, self._reload, lambda c: self.online(c), clock)
         self.game = GameActions(repo, self.timers, dice, clock, self._drop, self.committed)
 
@@ -212,12 +231,6 @@ class RoomService(RoomMemory):
 
     # ----- timers ----------------------------------------------------------------------------
 
-    def presence_changed(self, code: str) -> None:
-        """Re-arm the timer of ``code`` (an away roller may now be rolled for)."""
-        state = self._rooms.get(code)
-        if state is not None:
-            self.timers.arm(state)
-
     async def fire_timer(self, code: str) -> None:
         """Apply what is due in room ``code`` (if still due): the plug-in's automatic events
         during a game, the host hand-over outside one."""
@@ -256,10 +269,6 @@ class RoomService(RoomMemory):
             version = await self.game.play_out(await self._fresh(code))
         await self.publish(code, version, self.delta_of(code, version))
         return version
-
-    def close(self) -> None:
-        """Cancel every timer (shutdown)."""
-        self.timers.close()
 
 
 __all__ = ["ActionError", "Outcome", "RoomError", "RoomService"]

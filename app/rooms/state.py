@@ -1,25 +1,26 @@
-"""A room's state in memory, rebuilt from the database: room row, seats, games, event log.
+"""A room's state in memory: room row, seats, games, the latest game's folded state.
 
-The latest game's state is its plug-in folded over the stored events, so a restarted server
-continues exactly where the log ends.
+The latest game's state is its plug-in folded over the committed events (``RoomState.fold``:
+the one place that applies them, whether they were just committed here, announced by another
+process or read back from the database), so a restarted server continues exactly where the
+log ends. Pure data and pure helpers: the database reading is ``app.rooms.repository``'s,
+what pages are shown ``app.web.room_view``'s.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
-
-from sqlalchemy import literal, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any, Protocol
 
 from app.clock import as_utc
 from app.players.names import name_key
 from app.rooms.bots.identity import PREFIX as BOT_PREFIX
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
-from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
 TABLE_PLAYER_PREFIX = "table-"
@@ -54,6 +55,28 @@ class SeatInfo:
         return self.player_id.startswith(TABLE_PLAYER_PREFIX)
 
 
+class StoredGame(Protocol):
+    """What ``GameInfo.of`` reads of a stored game (a ``games`` row,
+    ``app.store.models.Game``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def seat_ids(self) -> list[Any]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+    @property
+    def started_at(self) -> datetime | None: ...
+
+
 @dataclass
 class GameInfo:
     """One game of the room: number, options, table order, status, final totals, when it
@@ -72,9 +95,9 @@ class GameInfo:
     left: list[int] = field(default_factory=list)
 
     @classmethod
-    def of(cls, game: Game) -> GameInfo:
-        """The ``GameInfo`` of a stored ``games`` row: its result's totals, records and the
-        seats that left read from ``game.result`` (JSON keys are strings)."""
+    def of(cls, game: StoredGame) -> GameInfo:
+        """The ``GameInfo`` of a stored ``games`` row (``StoredGame``): its result's totals,
+        records and the seats that left read from ``game.result`` (JSON keys are strings)."""
         result = game.result or {}
         return cls(game.id, game.number, game.kind, dict(game.options), list(game.seat_ids),
                    game.status, {int(k): int(v) for k, v in (result.get("totals") or {}).items()},
@@ -107,8 +130,6 @@ class RoomState:
     away_due: dict[int, datetime] = field(default_factory=dict)
     host_handoff: tuple[datetime, SeatInfo] | None = None
     taken_over: set[int] = field(default_factory=set)  # seats a bot plays for (rooms/bots)
-    # What every viewer of this version is shown alike (app.web.room_view), built once.
-    view_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -157,6 +178,36 @@ class RoomState:
             while len(self.recent_actions) > RECENT_ACTIONS:
                 self.recent_actions.popitem(last=False)
 
+    def fold(self, events: Sequence[Event], first_seq: int, version: int,
+             action_id: str | None = None) -> None:
+        """Apply committed ``events`` (numbered from ``first_seq``) to the latest game's state
+        and move the room to ``version``, remembering ``action_id`` (the client action that
+        made it; None for the server's own events) as ``folding`` does, with nothing in
+        between. Used for events another process committed (``app.rooms.delta``) and for those
+        read back from the database (``app.rooms.repository.load_room``). The plug-in's errors
+        propagate (the state is then in doubt: drop it)."""
+        with self.folding(events, first_seq, version, action_id):
+            pass
+
+    @contextmanager
+    def folding(self, events: Sequence[Event], first_seq: int, version: int,
+                action_id: str | None = None) -> Iterator[None]:
+        """The one place events enter a room's state. On entering, ``events`` are applied to
+        the latest game's state (its plug-in's ``apply``, in order); when the block ends
+        without an error, ``last_seq`` becomes the last event's number (``first_seq`` + count
+        - 1), the room's ``version`` becomes ``version`` and ``action_id`` is remembered with
+        it. The block is where a commit happens (``GameActions.append``: the events are
+        applied first, optimistically, so the write can store the result they make); an
+        error in it (or in the plug-in) propagates and leaves ``version``, ``last_seq`` and the
+        action ids as they were, with the game's state in doubt: the caller drops it."""
+        plugin = self.plugin
+        for event in events:
+            plugin.apply(self.game_state, event)
+        yield
+        self.last_seq = first_seq + len(events) - 1
+        self.version = version
+        self.remember_action(action_id, version)
+
     def relabel(self) -> None:
         """Tell apart seats with the same name, in seat order: ``Anna``, ``Anna (2)``...
 
@@ -175,61 +226,3 @@ class RoomState:
             return []
         match_no = self.game.options.get("match_no", 1)
         return [g for g in self.games if g.options.get("match_no", 1) == match_no]
-
-
-def to_event(row: GameEvent) -> Event:
-    """A stored row as a plug-in ``Event``."""
-    return Event(row.type, row.payload, row.seat_id, as_utc(row.created_at))
-
-
-async def load_room(session: AsyncSession, code: str) -> RoomState | None:
-    """Rebuild the room ``code`` from the database; None when there is no such room."""
-    room = (await session.execute(select(Room).where(Room.code == code))).scalar_one_or_none()
-    if room is None:
-        return None
-    seats = (
-        await session.execute(select(Seat).where(Seat.room_id == room.id).order_by(Seat.position))
-    ).scalars()
-    games = (
-        await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))
-    ).scalars()
-    state = RoomState(
-        id=room.id, code=room.code, kind=room.game, options=dict(room.options),
-        host_player_id=room.host_player_id, status=room.status, version=room.version,
-        seats=[SeatInfo(s.id, s.player_id, s.name, s.position, s.status, ready=s.ready)
-               for s in seats],
-        games=[GameInfo.of(g) for g in games],
-    )
-    state.relabel()
-    if state.game is not None:
-        plugin = state.plugin
-        game = state.game
-        state.game_state = plugin.new_state(game.options, game.seat_ids, 0)
-        rows = (
-            await session.execute(
-                select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.seq)
-            )
-        ).scalars()
-        for row in rows:
-            plugin.apply(state.game_state, to_event(row))
-            state.last_seq = row.seq
-    for action_id in await _recent_action_ids(session, room.id):
-        state.remember_action(action_id, state.version)
-    return state
-
-
-async def _recent_action_ids(session: AsyncSession, room_id: int) -> list[str]:
-    """The room's latest ``RECENT_ACTIONS`` client action ids, oldest first: room-level
-    actions (``room_actions``) and game actions of every game of the room (``game_events``),
-    so a repeated send is a duplicate after a restart too, whatever its type."""
-    room_ids = (select(RoomAction.action_id.label("action_id"), RoomAction.id.label("n"),
-                       literal(0).label("source"))
-                .where(RoomAction.room_id == room_id)
-                .order_by(RoomAction.id.desc()).limit(RECENT_ACTIONS))
-    game_ids = (select(GameEvent.action_id.label("action_id"), GameEvent.id.label("n"),
-                       literal(1).label("source"))
-                .join(Game, Game.id == GameEvent.game_id)
-                .where(Game.room_id == room_id, GameEvent.action_id.is_not(None))
-                .order_by(GameEvent.id.desc()).limit(RECENT_ACTIONS))
-    rows = [*(await session.execute(room_ids)), *(await session.execute(game_ids))]
-    return [row.action_id for row in sorted(rows, key=lambda r: (r.n, r.source))]

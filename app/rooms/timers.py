@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from app.clock import as_utc
-from app.rooms.bots.control import BotControl
 from app.rooms.games.base import Presence
 from app.rooms.pass_and_play import present_seats
 from app.rooms.rules import host_handoff
@@ -22,30 +22,49 @@ OnlineOf = Callable[[str], frozenset[str]]
 AwaySince = Callable[[str], dict[str, datetime]]
 
 
+class Bots(Protocol):
+    """What bots add to the rooms' timers (docs/architecture.md, "Bots"; built by
+    ``app.rooms.bots.install`` and given to the room service at its construction)."""
+
+    def adjust(self, state: RoomState, table: Presence) -> Presence:
+        """The table the plug-in decides its automatic moves on, from ``table`` (who is
+        really present): bot seats count as present, and all seats while bots take over."""
+        ...
+
+    def mark(self, state: RoomState, table: Presence, now: datetime) -> datetime | None:
+        """Note in ``state`` the seats bots take over now (``taken_over``) and when the
+        others away will be (``away_due``); the next such moment, or None."""
+        ...
+
+    def watch(self, state: RoomState) -> None:
+        """The room ``state`` was (re)armed: its bots may have a move to make."""
+        ...
+
+
 class RoomTimers:
     """One timer per room. ``clock()``: now (UTC); ``host_grace``: how long a host may be
     away outside a game; ``presence()`` returns the current ``(online, away_since)`` lookups
     (player ids with an open socket in a room; when each away player went); ``fire(code)``
-    is called when a room's deadline has come."""
+    is called when a room's deadline has come; ``bots``: when bots play in rooms, what they
+    add (``Bots``: told after every arm)."""
 
     def __init__(self, clock: Callable[[], datetime], host_grace: timedelta,
                  presence: Callable[[], tuple[OnlineOf, AwaySince]],
-                 fire: Callable[[str], Awaitable[None]]) -> None:
+                 fire: Callable[[str], Awaitable[None]], bots: Bots | None = None) -> None:
         self.clock = clock
         self.host_grace = host_grace
         self.presence = presence
         self.fire = fire
+        self.bots = bots
         self._handles: dict[str, asyncio.TimerHandle] = {}
-        self.bots: BotControl | None = None  # set when bots play in rooms (app/rooms/bots)
-        self.watch: Callable[[RoomState], None] = lambda state: None  # after every arm
         self._watching: dict[str, datetime] = {}
 
     def table(self, state: RoomState) -> Presence:
         """The plug-in's view of the table: seat order, who is online, since when each away
         seat has been away, and since when this process watches the room (with bots, bot
-        seats count as online, and all seats do while bots take over: ``BotControl.adjust``)."""
+        seats count as online, and all seats do while bots take over: ``Bots.adjust``)."""
         table = self._presence_table(state)
-        return self.bots.adjust(state, table) if self.bots else table
+        return self.bots.adjust(state, table) if self.bots is not None else table
 
     def _presence_table(self, state: RoomState) -> Presence:
         online, away_since = self.presence()
@@ -79,12 +98,12 @@ class RoomTimers:
         if state.status == "playing" and state.game_state is not None and not waiting:
             state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
             dues.append(state.plugin.deadline(state.game_state, table, now))
-        if self.bots:
+        if self.bots is not None:
             if waiting:
                 state.taken_over = set()
             else:
                 dues.append(self.bots.mark(state, self._presence_table(state), now))
-            self.watch(state)
+            self.bots.watch(state)
         state.host_handoff = self.handoff(state, now)
         if state.host_handoff:
             dues.append(state.host_handoff[0])

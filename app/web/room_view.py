@@ -3,9 +3,10 @@ live fragments sent over the socket (htmx out-of-band swaps)."""
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -23,13 +24,53 @@ ROOM_PART_IDS = frozenset({"live-version", "seats", "acting-for"})
 _MODULES: dict[str, Any] = {}  # parts templates' macros (compiled templates), loaded once
 
 
+@dataclass
+class Shared:
+    """What every viewer of one room state at one ``version`` is shown alike, built once:
+    the frame (``frame``: its key and context, ``_frame``) and the game's view and parts per
+    view group (``games``, ``_game_view``). ``state``: the state it was built from."""
+
+    state: weakref.ref[RoomState]
+    version: int
+    frame: tuple[Hashable, dict[str, Any]] | None = None
+    games: dict[Hashable, tuple[dict[str, Any], list[Part]]] = field(default_factory=dict)
+
+
+class SharedViews:
+    """``Shared`` by room code: one entry per room, for the latest room state and version
+    rendered (a new version or another state of the room replaces it), released with
+    ``forget`` when the room leaves memory. An entry is reused only for the very state
+    object it was built from at the same version: a state whose write failed is dropped
+    with the events it applied (``GameActions.append``), so what was built from it must not
+    be shown for the version it is reloaded at."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, Shared] = {}
+
+    def of(self, state: RoomState) -> Shared:
+        """The shared views of ``state`` at its version (empty when not built yet)."""
+        shared = self._rooms.get(state.code)
+        if shared is None or shared.version != state.version or shared.state() is not state:
+            shared = self._rooms[state.code] = Shared(weakref.ref(state), state.version)
+        return shared
+
+    def forget(self, code: str) -> None:
+        """Drop what was built for room ``code``."""
+        self._rooms.pop(code, None)
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+
 class PartCache:
-    """Rendered parts, by room, language, part id and key (an LRU of at most ``size``); one
-    per app (``app.state.parts``), released per room when the room leaves memory."""
+    """Rendered parts, by room, language, part id and key (an LRU of at most ``size``), and
+    what all viewers of a room's version share (``views``: ``SharedViews``); one per app
+    (``app.state.parts``), released per room when the room leaves memory."""
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
         self._html: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+        self.views = SharedViews()
 
     def render(self, code: str, part: Part, template: str) -> Markup:
         """The HTML of ``part`` (a macro of ``template``) in the current language: rendered
@@ -49,9 +90,10 @@ class PartCache:
         return html
 
     def forget(self, code: str) -> None:
-        """Drop every part of room ``code``."""
+        """Drop every part of room ``code`` and its shared views."""
         for key in [k for k in self._html if k[0] == code]:
             del self._html[key]
+        self.views.forget(code)
 
     def __len__(self) -> int:
         return len(self._html)
@@ -66,16 +108,17 @@ class Delivered:
     keys: dict[str, Hashable]
 
 
-def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
+def _frame(state: RoomState, online: frozenset[str], shared: Shared) -> dict[str, Any]:
     """What every viewer of ``state`` is shown alike while ``online`` are online: seat labels,
     the match and its rankings, who is present, the away countdowns and the version marker.
-    Built once per room version, presence and countdowns (kept in ``state.view_cache``)."""
+    Built once per room version, presence and countdowns (kept in ``shared``, the state's
+    ``SharedViews`` entry)."""
     away_due = {seat: _epoch_ms(due) for seat, due in state.away_due.items()}
     handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
                if state.host_handoff else None)
     away_key, taken_over = tuple(sorted(away_due.items())), tuple(sorted(state.taken_over))
     key = (state.version, online, away_key, handoff, taken_over)
-    cached = state.view_cache.get("frame")
+    cached = shared.frame
     if cached is not None and cached[0] == key:
         frame: dict[str, Any] = cached[1]
         return frame
@@ -118,17 +161,19 @@ def _frame(state: RoomState, online: frozenset[str]) -> dict[str, Any]:
         "match_done": final and game is not None and
         game.options.get("match_game", 1) >= match_size,
     }
-    state.view_cache["frame"] = (key, frame)
+    shared.frame = (key, frame)
     return frame
 
 
 def live_context(state: RoomState, player_id: str | None, online: frozenset[str],
                  parts: PartCache | None = None) -> dict:
     """Template context for the live part of a room as ``player_id`` sees it (``parts``: the
-    app's rendered parts; a private cache when None). What all viewers share is built once
-    per version (``_frame``); only the viewer's seat, game view and parts are their own."""
+    app's rendered parts and shared views; a private cache when None). What all viewers share
+    is built once per version (``_frame``, kept in ``parts.views``); only the viewer's seat,
+    game view and parts are their own."""
     cache = parts if parts is not None else PartCache()
-    frame = _frame(state, online)
+    shared = cache.views.of(state)
+    frame = _frame(state, online, shared)
     viewer = state.seat_of(player_id)
     game = state.game
     plugin = state.plugin
@@ -141,7 +186,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         if is_host and plugin.pass_and_play and state.status == "playing":
             proxy = proxy_seat(state, viewer, plugin.awaiting(state.game_state))
         view, game_parts = _game_view(state, proxy or (viewer.id if viewer else None),
-                                      proxy is not None, labels)
+                                      proxy is not None, labels, shared)
     former = next((s for s in state.seats if s.player_id == player_id
                    and s.status in ("removed", "left")), None) if viewer is None else None
     viewer_id = viewer.id if viewer else None
@@ -189,19 +234,15 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     }
 
 
-def _game_view(state: RoomState, seat: int | None, proxy: bool,
-               labels: dict[int, str]) -> tuple[dict[str, Any], list[Part]]:
+def _game_view(state: RoomState, seat: int | None, proxy: bool, labels: dict[int, str],
+               shared: Shared) -> tuple[dict[str, Any], list[Part]]:
     """The game's view and parts as ``seat`` sees them (``proxy``: the page fills in for that
     seat). Viewers of the same ``view_group`` (e.g. in Kniffel everyone but the player on
-    turn) share one view and parts per version (kept in ``state.view_cache``), so their keys
-    are built once, not per viewer."""
+    turn) share one view and parts per version (kept in ``shared``, the state's
+    ``SharedViews`` entry), so their keys are built once, not per viewer."""
     plugin = state.plugin
     group = (plugin.view_group(state.game_state, seat), proxy)
-    cached = state.view_cache.get("game")
-    if cached is None or cached[0] != state.version:
-        cached = state.view_cache["game"] = (state.version, {})
-    shared: dict[Hashable, tuple[dict[str, Any], list[Part]]] = cached[1]
-    found = shared.get(group)
+    found = shared.games.get(group)
     if found is not None:
         return found
     view = plugin.view(state.game_state, seat)
@@ -209,7 +250,7 @@ def _game_view(state: RoomState, seat: int | None, proxy: bool,
     view["proxy"] = proxy  # the page fills in for a seat without a phone
     game = state.game
     view["game_started_at"] = game.started_at if game else None  # e.g. the first turn's clock
-    found = shared[group] = (view, plugin.parts(view, seat, labels))
+    found = shared.games[group] = (view, plugin.parts(view, seat, labels))
     return found
 
 

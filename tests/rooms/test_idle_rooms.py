@@ -28,8 +28,7 @@ async def _publish(code: str, version: int, delta: str | None = None) -> None:
 async def test_a_forgotten_room_comes_back_from_the_database(settings) -> None:
     db = Database(settings.database_url)
     loaded: list[str] = []
-    service = RoomService(db, _publish, DiceSource(allow_loaded=True))
-    service.loaded = loaded.append
+    service = RoomService(db, _publish, DiceSource(allow_loaded=True), loaded=loaded.append)
     code = await service.create_room("p-ann", "Ann", "knister")
     await service.join(code, "p-bob", "Bob")
     await act_as(service, code, "p-ann", {"type": "start"})
@@ -38,10 +37,11 @@ async def test_a_forgotten_room_comes_back_from_the_database(settings) -> None:
     parts = PartCache()
     live_context(before, "p-ann", frozenset(), parts)["part_html"](
         live_context(before, "p-ann", frozenset(), parts)["room_parts"][0])
-    assert len(parts) == 1
+    assert len(parts) == 1 and len(parts.views) == 1  # one part; the version's shared views
     assert service.forget(code)
     parts.forget(code)
     assert code not in service._rooms and code not in service._locks and len(parts) == 0
+    assert len(parts.views) == 0
     after = await service.snapshot(code)
     assert after is not None and after is not before
     assert (after.version, after.game_state.roller) == (before.version, before.game_state.roller)
@@ -126,9 +126,6 @@ class Replica:
         async def publish(code: str, version: int, delta: str | None = None) -> None:
             self.published.append((code, version))
 
-        self.service = RoomService(self.db, publish, self.dice, presence=self.presence,
-                                   clock=lambda: self.now, host_grace=self.GRACE)
-
         def forget(code: str) -> bool:  # as the app's: no socket here (app/main.py)
             if not self.service.forget(code):
                 return False
@@ -136,7 +133,9 @@ class Replica:
             return True
 
         self.idle = IdleRooms(forget, after=self.IDLE, clock=self.seconds)
-        self.service.loaded = self.idle.emptied
+        self.service = RoomService(self.db, publish, self.dice, presence=self.presence,
+                                   clock=lambda: self.now, host_grace=self.GRACE,
+                                   loaded=self.idle.emptied)
 
     def seconds(self) -> float:
         """The monotonic clock: seconds since the test began."""

@@ -16,7 +16,7 @@ from typing import Any
 from app.clock import utcnow
 from app.rooms.dice import DiceSource
 from app.rooms.rules import page_basis
-from app.rooms.service import Outcome, RoomService
+from app.rooms.service import Outcome, RoomBots, RoomService
 from app.rooms.state import RoomState
 from app.store.db import Database
 
@@ -73,14 +73,16 @@ class ServiceRoom:
 @asynccontextmanager
 async def service_room(database_url: str, kind: str, names: list[str],
                        options: dict[str, Any] | None = None,
-                       clock: Callable[[], datetime] = utcnow) -> AsyncIterator[ServiceRoom]:
+                       clock: Callable[[], datetime] = utcnow,
+                       bots: Callable[[RoomService], RoomBots] | None = None,
+                       ) -> AsyncIterator[ServiceRoom]:
     """A room of game ``kind`` with one seat per name (the first hosts), the host's
     ``options`` set (form strings, as the lobby sends them) and the game not started;
-    ``clock``: the service's now. The service's timers are cancelled and the database
-    closed on exit."""
+    ``clock``: the service's now; ``bots``: the service's bots (``RoomService``'s argument).
+    The service's timers are cancelled and the database closed on exit."""
     db = Database(database_url)
     dice = DiceSource(allow_loaded=True)
-    service = RoomService(db, _no_publish, dice, clock=clock)
+    service = RoomService(db, _no_publish, dice, clock=clock, bots=bots)
     try:
         players = [f"p-{i}-{name.lower()}" for i, name in enumerate(names)]
         code = await service.create_room(players[0], names[0], kind)

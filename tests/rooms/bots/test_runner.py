@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from app.rooms.bots import BotsInRooms
 from app.rooms.bots.control import BotControl, controllers
 from app.rooms.bots.identity import bot_level
 from app.rooms.bots.lease import LocalLease
@@ -32,19 +33,26 @@ class CountingLease(LocalLease):
         return await super().hold(code)
 
 
-def run_bots(room: ServiceRoom, grace: float = 0.0, strategies=lambda r, o: None) -> BotRunner:
-    """Hook a runner with a short delay into the room's service (as ``bots.install``); its
-    lease is a ``CountingLease`` (for ``quiet``)."""
-    runner = BotRunner(room.service, strategies, CountingLease(), delay=(0.0, 0.01), poll=0.2)
-    room.service.timers.bots = BotControl(timedelta(seconds=grace))
-    room.service.timers.watch = runner.watch
-    return runner
+def with_bots(grace: float = 0.0, strategies=lambda r, o: None):
+    """Bots for a room service, given to it at its construction (``RoomService(bots=...)``,
+    as ``bots.install`` builds them): a runner with a short delay, whose lease is a
+    ``CountingLease`` (for ``quiet``), and a takeover after ``grace`` seconds."""
+    return lambda service: BotsInRooms(
+        BotControl(timedelta(seconds=grace)),
+        BotRunner(service, strategies, CountingLease(), delay=(0.0, 0.01), poll=0.2))
+
+
+def runner_of(room: ServiceRoom) -> BotRunner:
+    """The bot runner of the room's service (built with ``with_bots``)."""
+    bots = room.service.bots
+    assert isinstance(bots, BotsInRooms)
+    return bots.runner
 
 
 async def _against_a_bot(room: ServiceRoom, **options: str) -> BotRunner:
     """The host seats a strong bot, sets ``options`` and starts; the bots run."""
     host = room.players[0]
-    runner = run_bots(room)
+    runner = runner_of(room)
     await room.room_action(host, "add_bot", level="strong")
     await room.room_action(host, "options", **options)
     await room.room_action(host, "start")
@@ -113,10 +121,10 @@ async def test_host_adds_and_removes_bots(database_url):
 async def test_three_bots_and_an_away_host_play_a_whole_game(database_url, kind):
     """The host is away (no socket): after the grace a strong bot plays for them, marked
     (someone watches: a room nobody has open waits, see the next test)."""
-    async with service_room(database_url, kind, ["Ann"]) as room:
+    async with service_room(database_url, kind, ["Ann"], bots=with_bots()) as room:
         host = room.players[0]
         room.service.online = lambda code: frozenset({"p-watcher"})
-        runner = run_bots(room)
+        runner = runner_of(room)
         for level in ("strong", "casual", "casual"):
             await room.room_action(host, "add_bot", level=level)
         await room.room_action(host, "start")
@@ -144,7 +152,7 @@ async def test_a_room_nobody_has_open_waits_for_its_people(database_url):
     """Everyone went away (no socket in the room, not even a watcher's): no bot plays for the
     away host and no timer runs; bots in their own seats still make their own moves. When
     someone opens the room again, the bots stand in for the away host."""
-    async with service_room(database_url, "knister", ["Ann"]) as room:
+    async with service_room(database_url, "knister", ["Ann"], bots=with_bots()) as room:
         host = room.players[0]
         runner = await _against_a_bot(room, timer="30")
         try:
@@ -168,7 +176,7 @@ async def test_takeover_off_keeps_the_away_player_waiting(database_url, option, 
     """Someone watches (a room nobody has open waits anyway) and the takeover grace is 0.
     With the option off no bot plays the away host's seat: the host keeps the game's own
     away countdown (the Knister roller's grace). With it on, a bot takes the seat at once."""
-    async with service_room(database_url, "knister", ["Ann"]) as room:
+    async with service_room(database_url, "knister", ["Ann"], bots=with_bots()) as room:
         host = room.players[0]
         room.service.online = lambda code: frozenset({"p-watcher"})
         runner = await _against_a_bot(room, bot_takeover=option)
@@ -204,10 +212,10 @@ async def test_play_against_bots_starts_a_room_with_the_bots(database_url):
 
 
 async def test_a_returning_player_takes_over_at_once(database_url):
-    async with service_room(database_url, "knister", ["Ann"]) as room:
+    async with service_room(database_url, "knister", ["Ann"], bots=with_bots()) as room:
         host = room.players[0]
         room.service.online = lambda code: frozenset({"p-watcher"})  # Ann away, a watcher
-        runner = run_bots(room)
+        runner = runner_of(room)
         await room.room_action(host, "add_bot", level="strong")
         await room.room_action(host, "start")
         try:
