@@ -25,6 +25,9 @@ from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.logging import configure_logging
+from app.push import routes as push_routes
+from app.push.keys import load_vapid
+from app.push.sender import PushSender
 from app.review import guide_routes
 from app.review import routes as review_routes
 from app.review.service import Reviews
@@ -109,6 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               check_every=settings.live_check_seconds, idle=idle, presence=presence,
               talk=talk, talk_renderer=TalkRenderer(parts))
     rooms.loaded = idle.emptied
+    vapid = load_vapid(settings.vapid_private_key, settings.var_dir)
+    pusher = PushSender(db, vapid, settings.vapid_subject)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -124,7 +129,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 busy=lambda: hub.socket_count() >= BUSY_SOCKETS))
         bots.start()
         recorder.start()
+        pushing = asyncio.create_task(pusher.run())
         yield
+        pushing.cancel()
         if freezer:
             freezer.cancel()
         await recorder.close()
@@ -155,6 +162,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.reviews = reviews
     app.state.recorder = recorder
     app.state.talk = talk
+    app.state.vapid = vapid
+    app.state.pusher = pusher
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 
@@ -178,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(group_admin_routes.router)
     app.include_router(guide_routes.router)
     app.include_router(socket.router)
+    app.include_router(push_routes.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})
     return app

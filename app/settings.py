@@ -83,6 +83,18 @@ class Settings(GameSettings):
     rate_limit_rooms: str = "10/minute;100/day"
     rate_limit_joins: str = "30/minute"
     rate_limit_misses: str = "30/minute"
+    rate_limit_push: str = "20/minute;200/day"
+    vapid_private_key: str = Field(
+        default="", description="The VAPID private key (PEM or raw base64url); empty: "
+        "generated once into VAR_DIR/vapid_private.pem")
+    vapid_subject: str = Field(
+        default="mailto:push@knobel.invalid",
+        description="Who push services may contact about our pushes (mailto: or https URL)")
+    push_hosts: str = Field(
+        default="fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,"
+        "web.push.apple.com,*.push.apple.com",
+        description="Comma-separated hosts of push services the server posts to (*.: any "
+        "subdomain); nothing else, never loopback or private addresses")
     log_json: bool | None = None
     live_check_seconds: float = Field(
         default=2.0, ge=0,
@@ -143,6 +155,11 @@ class Settings(GameSettings):
             self.strategy_dir = self.var_dir / "strategy"
         if self.template_cache_dir is None:
             self.template_cache_dir = self.var_dir / "cache" / "templates"
+
+    @property
+    def push_host_list(self) -> tuple[str, ...]:
+        """``push_hosts`` as a tuple of host patterns."""
+        return tuple(h.strip() for h in self.push_hosts.split(",") if h.strip())
 
     @cached_property
     def origins(self) -> frozenset[str]:

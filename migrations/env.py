@@ -9,6 +9,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 import app.groups.models  # noqa: F401  (the groups' tables join Base.metadata)
+import app.push.models  # noqa: F401  (the push tables too)
 from app.settings import Settings, normalise_database_url
 from app.store.db import make_engine
 from app.store.models import Base

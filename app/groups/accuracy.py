@@ -21,7 +21,7 @@ def accuracy_of(reviews: Reviews) -> Accuracy:
 
     async def accuracy(game: Game) -> dict[int, int]:
         plugin = GAMES.get(game.kind)
-        if plugin is None or not plugin.reviewable:
+        if plugin is None or plugin.review is None:
             return {}
         house = room_house_rules(game.kind, game.options)
         status = await run_in_threadpool(reviews.strategy.status, game.kind, **house)

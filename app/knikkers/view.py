@@ -1,5 +1,6 @@
-"""What the Knikkers templates show: colour and symbol names, cell labels, the move animation's
-data, durations. Pure functions over engine values; visible words go through gettext.
+"""What the Knikkers templates show: colour and symbol names and cell labels (the board's, from
+the race's package: ``knikkers_race.labels``), the move animation's data, durations. Pure
+functions over engine values; visible words go through gettext.
 
 Colour-blind friendly (docs/rules.md, Knikkers, "Colours and symbols"): colour k always has
 symbol k (circle, triangle, square, diamond, star, cross, heart) on top of an Okabe-Ito palette
@@ -9,27 +10,8 @@ colour (static/css/knikkers.css).
 from __future__ import annotations
 
 from app.engines import knikkers as engine
-from app.i18n import gettext as _
-
-
-def colour_name(colour: int) -> str:
-    """The colour's name with its symbol ("red circle"), in the current language."""
-    return (
-        _("red circle"),
-        _("light blue triangle"),
-        _("green square"),
-        _("yellow diamond"),
-        _("dark blue star"),
-        _("orange cross"),
-        _("pink heart"),
-    )[colour]
-
-
-def cell_label(row: int, col: int, colour: int | None) -> str:
-    """The accessible name of a board cell: "Row 1, column 2: red circle" (1-based)."""
-    what = _("empty") if colour is None else colour_name(colour)
-    return _("Row %(row)d, column %(col)d: %(what)s") % {"row": row + 1, "col": col + 1,
-                                                         "what": what}
+from app.rooms.games.knikkers_race.labels import cell_label as cell_label
+from app.rooms.games.knikkers_race.labels import colour_name as colour_name
 
 
 def duration(seconds: int) -> str:

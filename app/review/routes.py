@@ -40,7 +40,7 @@ def _finished_game(state: RoomState, number: int) -> GameInfo:
     """Game ``number`` of the room when it is finished and has an analysis, else 404 (a
     running game has no review: it would be a hint for everyone)."""
     game = next((g for g in state.games if g.number == number), None)
-    if game is None or game.status != "finished" or not state.plugin.reviewable:
+    if game is None or game.status != "finished" or state.plugin.review is None:
         raise HTTPException(404, detail="no such finished game")
     return game
 
@@ -53,20 +53,19 @@ async def room_hint(request: Request, code: str, rooms: RoomsDep, reviews: Revie
     state = await _room(rooms, code)
     seat = state.seat_of(guest_id)
     game, game_state = state.game, state.game_state
-    if game is None or state.status != "playing" or not state.plugin.reviewable:
+    review = state.plugin.review
+    if game is None or state.status != "playing" or review is None:
         raise HTTPException(409, detail="no game running")
     if not game.options.get("hints"):
         raise HTTPException(403, detail="hints are off in this room")
-    if seat is None or game_state.current != seat.id:
+    if seat is None or not review.on_turn(game_state, seat.id):
         raise HTTPException(403, detail="only the player on turn gets hints")
-    turn, card = game_state.turn, game_state.card(seat.id)
-    if not turn.rolls or card is None:
+    position = review.position(game_state, seat.id)
+    if position is None:
         raise HTTPException(409, detail="roll first")
-    context = {"code": code, "turn": game_state.turn_no, "rolls": turn.rolls,
-               "columns": game_state.columns, "ruleset": game.kind, "retry_ms": RETRY_MS}
-    found = await reviews.hint(game.kind, game.options, card.copy(), turn.dice, turn.held,
-                               turn.rolls)
-    return templates.TemplateResponse(request, "review/_hint.html", {**context, "hint": found})
+    context = {"code": code, "retry_ms": RETRY_MS, **review.hint_context(game_state)}
+    found = await reviews.hint(game.kind, game.options, position)
+    return templates.TemplateResponse(request, review.hint_template, {**context, "hint": found})
 
 
 @router.get("/r/{code}/games/{number}/accuracy", response_class=HTMLResponse,
@@ -92,7 +91,9 @@ async def game_review(request: Request, code: str, number: int, rooms: RoomsDep,
     game = _finished_game(state, number)
     analysis = await reviews.analysis(game)
     seats = {s.id: s for s in state.seats}
-    return templates.TemplateResponse(request, "review/review.html", {
+    review = state.plugin.review
+    assert review is not None  # _finished_game: a reviewed kind
+    return templates.TemplateResponse(request, review.review_template, {
         "player": player, "room": state, "game": game, "analysis": analysis,
         "labels": {s.id: s.label for s in state.seats}, "seats": seats,
         "order": [s for s in game.seat_ids if s in seats]})
@@ -113,7 +114,7 @@ async def player_games(request: Request, player_id: str, session: SessionDep,
         raise HTTPException(status_code=404)
     played = await played_games(session, player_id)
     missing = [g.game for g in reversed(played)
-               if g.accuracy is None and GAMES[g.kind].reviewable][:ANALYSE_PER_VISIT]
+               if g.accuracy is None and GAMES[g.kind].review is not None][:ANALYSE_PER_VISIT]
     for game in missing:
         background.add_task(reviews.analysis, game)
     kinds = per_kind(played)
@@ -125,4 +126,4 @@ async def player_games(request: Request, player_id: str, session: SessionDep,
         "player": player, "subject": subject, "games": list(reversed(played))[:LISTED],
         "total": len(played), "kinds": kinds,
         "lines": {k.kind: charts.score_line([score for _, score in k.history]) for k in kinds},
-        "reviewable": {kind for kind, plugin in GAMES.items() if plugin.reviewable}})
+        "reviewable": {kind for kind, plugin in GAMES.items() if plugin.review is not None}})

@@ -1,5 +1,6 @@
-"""Analyses of finished Kniffel-family games and hints for the player on turn, computed off the
-event loop (docs/rules.md, "Hints and game analysis").
+"""Analyses of finished games and hints for the player on turn, for games that declare a review
+(``GamePlugin.review``: the Kniffel family), computed off the event loop (docs/rules.md, "Hints
+and game analysis").
 
 ``Reviews`` (one per app, ``app.state.reviews``) looks strategies up in the app's
 ``StrategyTables`` and runs the solver's rankings in worker threads (Starlette's
@@ -14,17 +15,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Sequence
 from typing import Any
 
 import structlog
 from sqlalchemy import select, update
 from starlette.concurrency import run_in_threadpool
 
-from app.engines.kniffel import Scorecard
+from app.rooms.games import get_game
 from app.rooms.games.base import Event
-from app.rooms.games.kniffel.analysis import GameAnalysis, analyse
-from app.rooms.games.kniffel.hints import Hint, hint
 from app.rooms.state import GameInfo, to_event
 from app.store.db import Database
 from app.store.models import Game, GameEvent
@@ -45,7 +43,7 @@ class Reviews:
         self.db = db
         self.strategy = strategy
         self.size = size
-        self._done: OrderedDict[int, GameAnalysis] = OrderedDict()
+        self._done: OrderedDict[int, Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def ready(self, kind: str, options: dict) -> bool:
@@ -53,21 +51,26 @@ class Reviews:
         starts its build in the background when there is none)."""
         return await run_in_threadpool(self.strategy.for_options, kind, options) is not None
 
-    async def hint(self, kind: str, options: dict, card: Scorecard, dice: Sequence[int],
-                   held: Sequence[bool], rolls: int) -> Hint | None:
-        """The hint for ``card`` (a copy: the room may move on meanwhile) and the dice on the
-        table, or None while the table is being built. Raises as ``hints.hint``."""
+    async def hint(self, kind: str, options: dict, position: Any) -> Any | None:
+        """The hint of game ``kind`` (its ``GamePlugin.review``) for ``position`` (what the
+        review's ``position`` gave: a copy, the room may move on meanwhile), or None while the
+        table is being built. Raises ValueError for a game without a review, else as the
+        review's ``hint``."""
+        review = get_game(kind).review
+        if review is None:
+            raise ValueError(f"{kind} has no hints")
         strategy = await run_in_threadpool(self.strategy.for_options, kind, options)
         if strategy is None:
             return None
-        return await run_in_threadpool(hint, strategy, card, tuple(dice), tuple(held),
-                                              rolls)
+        return await run_in_threadpool(review.hint, strategy, position)
 
-    async def analysis(self, game: GameInfo) -> GameAnalysis | None:
-        """The analysis of a finished Kniffel-family ``game``, computed once; None while the
-        strategy table is being built. Raises ValueError for a game that is not finished."""
-        if game.status != "finished":
-            raise ValueError("only a finished game is analysed")
+    async def analysis(self, game: GameInfo) -> Any | None:
+        """The analysis of a finished ``game`` of a kind with a review (its ``analyse``),
+        computed once; None while the strategy table is being built. Raises ValueError for a
+        game that is not finished or of a kind without a review."""
+        review = get_game(game.kind).review
+        if game.status != "finished" or review is None:
+            raise ValueError("only a finished game of a reviewed kind is analysed")
         cached = self._cached(game.id)
         if cached is not None:
             return cached
@@ -83,7 +86,7 @@ class Reviews:
                     return None
                 events = await self._events(game.id)
                 done = await run_in_threadpool(
-                    analyse, strategy, game.kind, game.options, game.seat_ids, events)
+                    review.analyse, strategy, game.kind, game.options, game.seat_ids, events)
                 self._done[game.id] = done
                 while len(self._done) > self.size:
                     self._done.popitem(last=False)
@@ -97,7 +100,7 @@ class Reviews:
         """Drop every cached analysis."""
         self._done.clear()
 
-    def _cached(self, game_id: int) -> GameAnalysis | None:
+    def _cached(self, game_id: int) -> Any | None:
         done = self._done.get(game_id)
         if done is not None:
             self._done.move_to_end(game_id)
@@ -111,7 +114,7 @@ class Reviews:
                 .order_by(GameEvent.seq))).scalars()
             return [to_event(row) for row in rows]
 
-    async def _store_summary(self, game_id: int, done: GameAnalysis) -> None:
+    async def _store_summary(self, game_id: int, done: Any) -> None:
         """Keep the per-seat summary with the game (for history pages); best effort."""
         summary = {"v": ANALYSIS_VERSION,
                    "seats": {str(seat): s.to_json() for seat, s in done.summary.items()}}

@@ -40,6 +40,7 @@ class RateLimits:
             "create_room": parse_many(settings.rate_limit_rooms),
             "join": parse_many(settings.rate_limit_joins),
             "room_miss": parse_many(settings.rate_limit_misses),
+            "push": parse_many(settings.rate_limit_push),
         }
 
     def hit(self, kind: str, request: Request) -> None:

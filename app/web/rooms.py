@@ -163,7 +163,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     strategy table it needs starts building (after the response) if it is not there yet."""
     if (state := await _lookup(request, code)) is None:
         return _gone(request, player, "unknown", _("This room does not exist."), status=404)
-    if state.plugin.reviewable:
+    if state.plugin.review is not None:
         background.add_task(reviews.ready, state.kind, state.options)
     seat = state.seat_of(guest_id)
     if seat is None and not watch:

@@ -4,17 +4,12 @@ end of the guided Knister round (the game then goes on unguided: no "step 6 of 5
 
 from __future__ import annotations
 
-from app.review.guide import (
-    KNISTER_ROLLS,
-    CellAdvice,
-    CellFeedback,
-    ShownAdvice,
-    cell_feedback,
-    knister_step,
-)
+from app.review.guide import ShownAdvice
 from app.rooms.games.base import Event
+from app.rooms.games.capabilities import GuideInput
 from app.rooms.games.knister import KnisterGame
-from app.rooms.state import GameInfo, RoomState, SeatInfo
+from app.rooms.games.knister.guide import ROLLS as KNISTER_ROLLS
+from app.rooms.games.knister.guide import CellAdvice, CellFeedback, cell_feedback
 
 GAME = KnisterGame()
 SEAT = 1
@@ -63,15 +58,14 @@ def test_no_feedback_without_advice_or_when_the_sheet_is_not_one_sum_on() -> Non
 
 
 def test_the_guided_knister_round_ends_after_five_rolls_and_stays_ended() -> None:
-    room = RoomState(id=1, code="abc", kind="knister", options={"guide": True},
-                     host_player_id="p", status="playing", version=1,
-                     seats=[SeatInfo(SEAT, "p", "Lou", 0, "active")],
-                     games=[GameInfo(1, 1, "knister", {}, [SEAT], "playing", {})])
+    guide = GAME.guide
+    assert guide is not None
     for rolls, placed, phase, number in ((0, 0, "roll", 1), (4, 4, "roll", 5),
                                          (5, 5, "done", 5), (6, 5, "done", 5),
                                          (6, 6, "done", 5)):
-        room.game_state = _state(rolls, placed)
-        step = knister_step(room, SEAT, lambda *_: None)
+        given = GuideInput(_state(rolls, placed), SEAT, True, "1.1", rolls * 2, {},
+                           lambda *_: None, None, lambda _step: None)
+        step, _shown = guide.step(given)
         assert (step.phase, step.number, step.total) == (phase, number, KNISTER_ROLLS), rolls
 
 

@@ -13,6 +13,7 @@ from alembic import command
 from sqlalchemy import UniqueConstraint, inspect
 
 import app.groups.models  # noqa: F401  (the groups' tables)
+import app.push.models  # noqa: F401  (the push tables)
 from app.store.db import make_engine
 from app.store.models import Base
 from tests.conftest import require_backend
@@ -63,7 +64,7 @@ def test_the_models_describe_the_tables_this_suite_knows() -> None:
         "players", "rooms", "seats", "games", "game_events", "knikkers_scores",
         "knikkers_bests", "knikkers_score_counts", "room_actions", "groups", "group_members",
         "group_nights", "group_rooms", "group_results", "group_standings", "ratings",
-        "rated_games", "chat_messages"}
+        "rated_games", "chat_messages", "push_subscriptions", "push_deliveries"}
 
 
 def test_upgrade_head_creates_every_model_table_with_its_columns(fresh_url) -> None:

@@ -123,7 +123,7 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
     assert r.status_code == 200, r.text
     await _set_totals(database_url, finished)
     reviews = []
-    if getattr(GAMES[kind], "reviewable", False):
+    if GAMES[kind].review is not None:
         path = f"/r/{finished}/games/1/review"
         await _until_analysed(anna, path)
         reviews.append(SitePage(f"{kind}-review", path, "anna", game=kind, shot=True))

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from app.errors import N_, KnobelError
+from app.rooms.games.capabilities import GameGuide, GameReview
+from app.rooms.games.capabilities import Strategies as Strategies  # games and bots name it here
 
 Dice = Callable[[int], list[int]]
 """``dice(n)`` returns ``n`` faces 1..6 drawn by the server (or a test source)."""
@@ -196,12 +198,6 @@ class ViewsFromModule:
         return ("seat", viewer_seat_id) if group is None else group(state, viewer_seat_id)
 
 
-Strategies = Callable[[str, dict[str, Any]], Any]
-"""``strategies(ruleset, room options)``: the Kniffel family's optimal strategy
-(``app.engines.kniffel_optimal.Strategy``), None while it is being built
-(``StrategyTables.for_options``)."""
-
-
 class GameBot(Protocol):
     """A game's bot (``GamePlugin.bot``): the move a bot of a level makes, as the message a
     page would send (docs/rules.md, "Bots")."""
@@ -241,9 +237,11 @@ class GamePlugin(Protocol):
     """The scripts its room pages load (``js/games/<folder>.js``: what only its pages do,
     registered with ``static/js/app.js`` through ``window.knobelGames``); may be empty (its
     buttons then send their moves with htmx's ``ws-send`` alone)."""
-    reviewable: bool
-    """True when a finished game has a move-by-move analysis and review page (Kniffel family:
-    ``app/review``)."""
+    review: GameReview | None
+    """Its hints and game analysis (``capabilities.GameReview``; Kniffel family), None
+    without: a finished game then has no analysis or review page (``app/review``)."""
+    guide: GameGuide | None
+    """Its guided first round (``capabilities.GameGuide``; ``POST /learn``), None without."""
     solo_practice: bool
     """True when the home page offers it to play alone, with hints (docs/rules.md, "Solo
     practice")."""

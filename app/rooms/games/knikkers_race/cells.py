@@ -13,7 +13,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from app.i18n import current_language, use_language
-from app.knikkers.view import cell_label  # the single-player board's names
+from app.rooms.games.knikkers_race.labels import cell_label  # single-player's names too
 
 Cells = tuple[int | None, ...]
 

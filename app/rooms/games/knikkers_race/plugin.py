@@ -21,7 +21,6 @@ from typing import Any
 
 from app.engines import knikkers as engine
 from app.errors import N_
-from app.knikkers.view import cell_label, colour_name
 from app.rooms.games.base import (
     ActionError,
     Dice,
@@ -32,7 +31,9 @@ from app.rooms.games.base import (
     parse_cell,
     parse_int_options,
 )
+from app.rooms.games.capabilities import GameGuide, GameReview
 from app.rooms.games.knikkers_race import cells, labels, view
+from app.rooms.games.knikkers_race.labels import cell_label, colour_name
 from app.rooms.games.knikkers_race.state import RaceBoard, RaceState
 
 VARIANTS = (5, 4)
@@ -76,7 +77,8 @@ class KnikkersRaceGame(ViewsFromModule):
     parts_template = "rooms/knikkers_race/_parts.html"
     styles: tuple[str, ...] = ("css/knikkers.css", "css/knikkers_race.css")
     scripts: tuple[str, ...] = ("js/games/knikkers_race.js",)
-    reviewable = False  # no move-by-move analysis: the replays on the result screen show it
+    review: GameReview | None = None  # no analysis: the replays on the result screen show it
+    guide: GameGuide | None = None
     solo_practice = False  # single-player Knikkers has its own pages
     pass_and_play = False  # every racer moves on their own board at once
     bot: GameBot | None = None  # bots do not race

@@ -35,11 +35,13 @@ from app.rooms.games.base import (
     parse_cell,
     parse_int_options,
 )
+from app.rooms.games.capabilities import GameGuide, GameReview
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.bot import KnisterBot
 from app.rooms.games.knister.cells import grid_rows
 from app.rooms.games.knister.entry import decide_entry, entry_basis
 from app.rooms.games.knister.grid import sheet_grid
+from app.rooms.games.knister.guide import KnisterGuide
 from app.rooms.games.knister.lines import line_points
 from app.rooms.games.knister.state import KnisterState, fold
 from app.rooms.games.knister.timers import AWAY_PLACER_GRACE, AWAY_ROLLER_GRACE
@@ -60,10 +62,11 @@ class KnisterGame(ViewsFromModule):
     picture = "grid"
     actions = frozenset({"roll", "place", "enter"})
     folder = "knister"
-    reviewable = False
+    review: GameReview | None = None
     solo_practice = False
     pass_and_play = True
     bot: GameBot | None = KnisterBot()
+    guide: GameGuide | None = KnisterGuide(KnisterBot())
     template = "rooms/knister/game.html"
     template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
     parts_template = "rooms/knister/_parts.html"
