@@ -23,6 +23,7 @@ from app.rooms.games.base import (
     Strategies,
     parse_int_options,
 )
+from app.rooms.games.capabilities import GameGuide, GameReview
 from tests.games.high_throw.state import ThrowState, fold
 
 DICE_CHOICES = (1, 2)
@@ -53,7 +54,8 @@ class HighThrowGame:
     template_dir: Path | None = Path(__file__).resolve().parent / "templates"
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
-    reviewable = False
+    review: GameReview | None = None  # no hints or analysis
+    guide: GameGuide | None = None  # no guided first round
     solo_practice = False
     pass_and_play = False
     bot: GameBot | None = HighThrowBot()
