@@ -36,6 +36,7 @@ from app.review import routes as review_routes
 from app.review.service import Reviews
 from app.rooms.bots import install as install_bots
 from app.rooms.dice import DiceSource
+from app.rooms.games import require_registered
 from app.rooms.games.base import ActionError
 from app.rooms.service import RoomService
 from app.settings import ROOT, Settings
@@ -72,9 +73,12 @@ class Knobel(FastAPI):
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the ASGI app for ``settings`` (read from the environment when None).
 
-    The database schema must already be migrated (``alembic upgrade head``).
+    The database schema must already be migrated (``alembic upgrade head``). Raises
+    ``RuntimeError`` when ``settings.extra_games`` names a game the registry does not hold
+    (``app.rooms.games.require_registered``: it reads ``EXTRA_GAMES`` when first imported).
     """
     settings = settings or Settings()
+    require_registered(settings.extra_games)
     configure_logging(settings.json_logs)
     db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow,
                   settings.db_pool_timeout)

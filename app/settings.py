@@ -33,15 +33,30 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
-class Settings(BaseSettings):
+class GameSettings(BaseSettings):
+    """The settings that decide which room games exist (``app.rooms.games``): read from the
+    environment when the registry is first imported, before any ``Settings`` is made (the
+    game lists of pages and bots are built from the registry at import). Reading them has no
+    side effect (``Settings`` creates a secret key file)."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore")
+
+    extra_games: str = Field(
+        default="",
+        description=("Comma-separated room games added to the registry besides the built-in "
+                     "ones, each ``module.path:ClassName`` (instantiated without arguments) or "
+                     "``module.path:instance`` (a plug-in object), e.g. the test-only games "
+                     "under tests/games/; empty: the built-in games only"),
+    )
+
+
+class Settings(GameSettings):
     """Process-wide configuration.
 
     Fields map to upper-case environment variables (``DATABASE_URL``, ``SECRET_KEY``...).
     ``SECRET_KEY`` left unset is generated once and kept in ``VAR_DIR/secret_key`` so guest
     sessions survive a restart.
     """
-
-    model_config = SettingsConfigDict(env_file=None, extra="ignore")
 
     var_dir: Path = ROOT / "var"
     database_url: str = ""

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
+# The test-only room games (tests/games/; docs/architecture.md, "Adding a game"): the
+# EXTRA_GAMES setting, set before the app is first imported (the registry reads it then) and
+# inherited by every server process a test starts. Set in the environment, it wins.
+os.environ.setdefault("EXTRA_GAMES", "tests.games.high_throw.plugin:HighThrowGame")
+
 from collections.abc import Iterator
 from pathlib import Path
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import FileSystemBytecodeCache
+from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import i18n
@@ -23,10 +23,23 @@ from app.web.dice_html import die
 TEMPLATE_DIR: Path = ROOT / "templates"
 
 
+def template_folders() -> list[Path]:
+    """Where templates are looked up, in order: the app's ``templates/``, then the template
+    folder of each game that keeps its own (``GamePlugin.template_dir``: a game added by the
+    ``EXTRA_GAMES`` setting), in the registry's order."""
+    folders = [TEMPLATE_DIR]
+    for game in GAMES.values():
+        if game.template_dir is not None and Path(game.template_dir) not in folders:
+            folders.append(Path(game.template_dir))
+    return folders
+
+
 def make_templates() -> Jinja2Blocks:
-    """Build the template renderer with gettext and the language helpers installed."""
+    """Build the template renderer with gettext and the language helpers installed; its
+    templates come from ``template_folders()``."""
     templates = Jinja2Blocks(directory=str(TEMPLATE_DIR))
     env = templates.env
+    env.loader = ChoiceLoader([FileSystemLoader(str(folder)) for folder in template_folders()])
     # Templates are read once per process: checking each file's modification time on every
     # use cost a stat call per rendered part (restart the server to see edited templates).
     env.auto_reload = False

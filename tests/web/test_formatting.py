@@ -110,11 +110,15 @@ def test_no_template_script_style_or_message_draws_an_emoji() -> None:
     """Icons are inline SVG (``templates/_icons.html``): no glyph that needs an emoji font in
     any template, script, style sheet, Python module or catalog."""
     from app.settings import ROOT
+    from app.web.templating import template_folders
 
     found = []
-    for folder, pattern in (("templates", "*.html"), ("static/js", "*.js"),
-                            ("static/css", "*.css"), ("app", "*.py"), ("app/locale", "*.po")):
-        for path in sorted((ROOT / folder).rglob(pattern)):
+    places = [(folder, "*.html") for folder in template_folders()] + [
+        (ROOT / folder, pattern) for folder, pattern in (
+            ("static/js", "*.js"), ("static/css", "*.css"), ("app", "*.py"),
+            ("app/locale", "*.po"))]
+    for folder, pattern in places:
+        for path in sorted(folder.rglob(pattern)):
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 found += [f"{path.relative_to(ROOT)}:{number}: U+{ord(g):04X}"
                           for g in EMOJI.findall(line)]

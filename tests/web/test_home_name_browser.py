@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from app.rooms.games import GAMES
 from tests.support.browser import chromium, screenshot
 from tests.support.server import ServerProcess, server_env_for
 
@@ -31,7 +32,7 @@ def test_the_name_is_asked_once_for_every_way_to_play(backend, settings, tmp_pat
         page = browser.new_context(viewport=PHONE, locale="en").new_page()
         page.goto(server.url + "/")
         expect(page.locator("input[name=name]:not([type=hidden])")).to_have_count(1)
-        expect(page.locator("[data-game-line]")).to_have_count(6)
+        expect(page.locator("[data-game-line]")).to_have_count(len(GAMES) + 1)  # + Knikkers
         expect(page.locator("[data-game-line=yatzy]")).to_contain_text("Like Yahtzee")
         expect(page.locator("[data-game-line=knikkers]")).to_contain_text("Like Color Lines")
         screenshot(page, "home-phone")

@@ -12,6 +12,7 @@ import re
 import tokenize
 
 from app.settings import ROOT
+from app.web.templating import template_folders
 
 MARKUP = {
     "<style> element": re.compile(r"<style\b", re.I),
@@ -68,9 +69,11 @@ def script_problems(text: str) -> list[str]:
 
 
 def problems() -> list[str]:
-    """Every place of inline code in the templates, app/ and static/js (not static/vendor)."""
+    """Every place of inline code in the templates (the app's and every game's own template
+    folder: ``template_folders``), app/ and static/js (not static/vendor)."""
     out = []
-    sources = [(sorted((ROOT / "templates").rglob("*.html")), template_problems),
+    pages = sorted(path for folder in template_folders() for path in folder.rglob("*.html"))
+    sources = [(pages, template_problems),
                (sorted((ROOT / "app").rglob("*.py")), python_problems),
                (sorted((ROOT / "static" / "js").rglob("*.js")), script_problems)]
     for paths, check in sources:

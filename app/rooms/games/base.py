@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from app.errors import N_, KnobelError
@@ -211,7 +212,8 @@ class GameBot(Protocol):
 
 
 class GamePlugin(Protocol):
-    """One game kind in rooms. Register an instance in ``app.rooms.games.GAMES``."""
+    """One game kind in rooms. Register an instance in ``app.rooms.games.BUILT_IN``, or name
+    it in the ``EXTRA_GAMES`` setting (docs/architecture.md, "Adding a game")."""
 
     kind: str
     label: str
@@ -220,13 +222,21 @@ class GamePlugin(Protocol):
     actions: frozenset[str]
     """The message types of its game actions (``decide`` gets only these)."""
     folder: str
+    """Its template folder's name: its templates are ``rooms/<folder>/...`` (``game.html``,
+    ``_parts.html``, ``options.html``, ``rules.html``, optionally ``result_extra.html``)."""
     template: str
+    template_dir: Path | None
+    """Where its templates live when not under the app's ``templates/``: a folder holding
+    ``rooms/<folder>/``, searched after ``templates/`` (a game added by the ``EXTRA_GAMES``
+    setting keeps its templates in its own folder); None for the built-in games."""
     styles: tuple[str, ...]
     """The stylesheets its room pages load besides the room's own (paths under ``static/``:
-    ``css/<folder>.css`` and what it shares, e.g. the Knikkers board's)."""
+    ``css/<folder>.css`` and what it shares, e.g. the Knikkers board's); may be empty (the
+    room's own styles then dress its parts)."""
     scripts: tuple[str, ...]
     """The scripts its room pages load (``js/games/<folder>.js``: what only its pages do,
-    registered with ``static/js/app.js`` through ``window.knobelGames``)."""
+    registered with ``static/js/app.js`` through ``window.knobelGames``); may be empty (its
+    buttons then send their moves with htmx's ``ws-send`` alone)."""
     review: GameReview | None
     """Its hints and game analysis (``capabilities.GameReview``; Kniffel family), None
     without: a finished game then has no analysis or review page (``app/review``)."""

@@ -1,6 +1,8 @@
 """What each room game declares (``app.rooms.games.base.GamePlugin``) and what shared code
 asks of it instead of naming a game: its own styles and scripts, loaded by its room pages
-only; solo practice; seats without a phone (issue 26: a game is one package)."""
+only; its templates; solo practice; seats without a phone; its bot. Every registered game is
+checked, the ``EXTRA_GAMES`` ones too (tests/games/); what is said of the built-in games
+alone is checked against ``BUILT_IN``."""
 
 from __future__ import annotations
 
@@ -9,31 +11,56 @@ from pathlib import Path
 
 import pytest
 
-from app.rooms.games import GAMES
+from app.rooms.games import BUILT_IN, GAMES
 from app.settings import ROOT
+from app.web.templating import TEMPLATE_DIR, templates
 
 STATIC = Path(ROOT) / "static"
 GAME_ASSETS = {path for plugin in GAMES.values() for path in (*plugin.styles, *plugin.scripts)}
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
-def test_each_game_declares_its_own_assets_and_capabilities(kind: str) -> None:
+def test_each_game_declares_assets_that_exist_and_its_capabilities(kind: str) -> None:
     plugin = GAMES[kind]
-    assert plugin.styles and plugin.scripts
-    for path in (*plugin.styles, *plugin.scripts):
+    assert plugin.kind == kind
+    for path in (*plugin.styles, *plugin.scripts):  # a game may declare none
         assert (STATIC / path).is_file(), path
-    assert f"css/{plugin.folder}.css" in plugin.styles
-    assert plugin.scripts == (f"js/games/{plugin.folder}.js",)
     assert isinstance(plugin.solo_practice, bool) and isinstance(plugin.pass_and_play, bool)
     state = plugin.new_state(plugin.default_options(), [1, 2], 0)
     assert all(seat in (1, 2) for seat in plugin.awaiting(state))
+
+
+@pytest.mark.parametrize("kind", sorted(BUILT_IN))
+def test_each_built_in_game_has_its_own_style_and_script(kind: str) -> None:
+    plugin = BUILT_IN[kind]
+    assert f"css/{plugin.folder}.css" in plugin.styles
+    assert plugin.scripts == (f"js/games/{plugin.folder}.js",)
+    assert plugin.template_dir is None
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_each_games_templates_are_found_in_its_template_folder(kind: str) -> None:
+    """The room page includes ``rooms/<folder>/`` options, rules and the game's template and
+    parts; a game with its own ``template_dir`` has them there (nothing of it is in the
+    app's ``templates/``), a built-in one under ``templates/``."""
+    plugin = GAMES[kind]
+    base = TEMPLATE_DIR if plugin.template_dir is None else plugin.template_dir
+    folder = f"rooms/{plugin.folder}"
+    for name in (plugin.template, plugin.parts_template, f"{folder}/options.html",
+                 f"{folder}/rules.html"):
+        assert name.startswith(folder + "/"), name
+        assert (base / name).is_file(), name
+        assert templates.env.get_template(name).filename == str(base / name)
+    if plugin.template_dir is not None:
+        assert not (TEMPLATE_DIR / folder).exists()
 
 
 def test_bots_play_exactly_the_games_that_declare_a_bot() -> None:
     from app.rooms.bots.identity import GAMES as BOT_GAMES
 
     assert BOT_GAMES == tuple(kind for kind, p in GAMES.items() if p.bot is not None)
-    assert BOT_GAMES == ("knister", "kniffel", "kitkniff", "yatzy")
+    assert tuple(kind for kind in BOT_GAMES if kind in BUILT_IN) == (
+        "knister", "kniffel", "kitkniff", "yatzy")
 
 
 def test_the_shared_room_script_names_no_game() -> None:
@@ -56,7 +83,7 @@ def test_solo_practice_and_seats_without_a_phone_follow_the_declarations(client)
     home = client.get("/").text
     offered = re.findall(r'data-play-alone="(\w+)"', home)
     assert offered == [kind for kind, p in GAMES.items() if p.solo_practice]
-    assert offered == ["kniffel", "kitkniff", "yatzy"]
+    assert [kind for kind in offered if kind in BUILT_IN] == ["kniffel", "kitkniff", "yatzy"]
     for kind, plugin in GAMES.items():
         page = client.post("/rooms", data={"game": kind, "name": "Ann"}).text
         assert ('data-action="add-table-seat"' in page) is plugin.pass_and_play, kind

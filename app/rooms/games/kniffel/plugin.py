@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
@@ -42,6 +43,7 @@ class KniffelGame(ViewsFromModule):
     picture = "dice"
     actions = frozenset({"roll", "hold", "score", "enter"})
     template = "rooms/kniffel/game.html"
+    template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
     parts_template = "rooms/kniffel/_parts.html"
     styles: tuple[str, ...] = ("css/kniffel.css",)
     scripts: tuple[str, ...] = ("js/games/kniffel.js",)

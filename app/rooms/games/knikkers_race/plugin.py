@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from app.engines import knikkers as engine
@@ -72,6 +73,7 @@ class KnikkersRaceGame(ViewsFromModule):
     actions = frozenset({"move", "stop"})
     folder = "knikkers_race"
     template = "rooms/knikkers_race/game.html"
+    template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
     parts_template = "rooms/knikkers_race/_parts.html"
     styles: tuple[str, ...] = ("css/knikkers.css", "css/knikkers_race.css")
     scripts: tuple[str, ...] = ("js/games/knikkers_race.js",)

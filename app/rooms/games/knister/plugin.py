@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from app.engines.knister import (
@@ -67,6 +68,7 @@ class KnisterGame(ViewsFromModule):
     bot: GameBot | None = KnisterBot()
     guide: GameGuide | None = KnisterGuide(KnisterBot())
     template = "rooms/knister/game.html"
+    template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
     parts_template = "rooms/knister/_parts.html"
     styles: tuple[str, ...] = ("css/knister.css",)
     scripts: tuple[str, ...] = ("js/games/knister.js",)
