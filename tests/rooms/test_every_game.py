@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.rooms.bots import BotsInRooms
 from app.rooms.bots.control import BotControl
 from app.rooms.bots.lease import LocalLease
 from app.rooms.bots.moves import next_move
@@ -390,12 +391,13 @@ async def test_a_room_of_bots_plays_to_the_end(database_url, kind: str) -> None:
     """A casual bot and the away host, whom a strong bot stands in for (someone watches: a
     room nobody has open waits), play the game to its end; every move is a bot's, stored
     once."""
-    async with service_room(database_url, kind, ["Ann"]) as room:
+    def bots(rooms):
+        runner = BotRunner(rooms, NO_TABLES, LocalLease(), delay=(0.0, 0.01), poll=0.2)
+        return BotsInRooms(BotControl(timedelta(0)), runner)
+
+    async with service_room(database_url, kind, ["Ann"], bots=bots) as room:
         host = room.players[0]
         room.service.online = lambda code: frozenset({"p-watcher"})
-        runner = BotRunner(room.service, NO_TABLES, LocalLease(), delay=(0.0, 0.01), poll=0.2)
-        room.service.timers.bots = BotControl(timedelta(0))
-        room.service.timers.watch = runner.watch
         try:
             await room.room_action(host, "add_bot", level="casual")
             await room.room_action(host, "start")
@@ -404,7 +406,7 @@ async def test_a_room_of_bots_plays_to_the_end(database_url, kind: str) -> None:
                 return (await room.state(fresh=True)).status == "finished"
             await until_async(ended, f"the bots finish the {kind} game", 120, every=0.1)
         finally:
-            await runner.close()
+            await room.service.bots.close()
         state = await room.state(fresh=True)
         assert [s.bot for s in state.active_seats] == [False, True]
         assert set(state.game.totals) == {s.id for s in state.active_seats}
