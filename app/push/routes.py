@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -23,22 +22,10 @@ from app.push import store
 from app.push.endpoints import BadSubscription, check_endpoint, check_keys
 from app.push.keys import public_key
 from app.web.deps import GuestId, SessionDep, SettingsDep
+from app.web.json_body import json_object
 
 router = APIRouter()
 MAX_BODY = 4096  # bytes of a subscription's JSON
-
-
-async def _json(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise HTTPException(413, detail="subscription too large")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise HTTPException(400, detail="not JSON") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, detail="not a subscription")
-    return data
 
 
 def _endpoint(data: dict[str, Any], request: Request, settings: Any) -> str:
@@ -62,7 +49,7 @@ async def push_subscribe(request: Request, guest_id: GuestId, session: SessionDe
                          settings: SettingsDep) -> Response:
     """Store the current player's subscription (see the module's docstring for errors)."""
     request.app.state.limits.hit("push", request)
-    data = await _json(request)
+    data = await json_object(request, MAX_BODY, "subscription")
     endpoint = _endpoint(data, request, settings)
     keys = data.get("keys")
     if not isinstance(keys, dict):
@@ -84,7 +71,7 @@ async def push_subscribe(request: Request, guest_id: GuestId, session: SessionDe
 async def push_unsubscribe(request: Request, guest_id: GuestId, session: SessionDep,
                            settings: SettingsDep) -> Response:
     """Remove the current player's subscription with the body's ``endpoint``."""
-    data = await _json(request)
+    data = await json_object(request, MAX_BODY, "subscription")
     endpoint = data.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint:
         raise HTTPException(400, detail="endpoint: missing")

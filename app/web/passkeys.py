@@ -13,7 +13,6 @@ Refusals are 400 with ``{"error", "message"}``; a body over 16 KB is 413.
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -25,6 +24,7 @@ from app.players.devices import SESSION_DEVICE_KEY, device_label, new_device_id
 from app.players.passkeys import PasskeyRefused
 from app.players.service import get_player
 from app.web.deps import SESSION_PLAYER_KEY, GuestId, SessionDep, SettingsDep
+from app.web.json_body import json_object
 
 router = APIRouter()
 MAX_BODY = 16_384
@@ -35,19 +35,6 @@ def _rp(request: Request, settings: Any) -> tuple[str, list[str]]:
     """The relying party id (this site's host) and the origins a ceremony may come from."""
     own = f"{request.url.scheme}://{request.url.netloc}"
     return request.url.hostname or "", [own, *sorted(settings.origins)]
-
-
-async def _credential(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise HTTPException(413, detail="too large")
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise HTTPException(400, detail="not JSON") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, detail="not a credential")
-    return data
 
 
 def _challenge(request: Request, key: str) -> bytes:
@@ -79,7 +66,7 @@ async def register_options(request: Request, guest_id: GuestId, session: Session
 async def register(request: Request, guest_id: GuestId, session: SessionDep,
                    settings: SettingsDep) -> Response:
     """Store the passkey the browser created (see the module's docstring)."""
-    credential = await _credential(request)
+    credential = await json_object(request, MAX_BODY, "credential")
     challenge = _challenge(request, REGISTER_KEY)
     rp_id, origins = _rp(request, settings)
     await passkeys.register(session, guest_id, credential, challenge, rp_id, origins,
@@ -102,7 +89,7 @@ async def signin_options(request: Request, settings: SettingsDep) -> Response:
 async def signin(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     """Sign this browser in as the player of the passkey it used."""
     request.app.state.limits.hit("link", request)
-    credential = await _credential(request)
+    credential = await json_object(request, MAX_BODY, "credential")
     challenge = _challenge(request, SIGNIN_KEY)
     rp_id, origins = _rp(request, settings)
     now = request.app.state.clock()
