@@ -7,7 +7,9 @@ import subprocess
 
 from app.settings import ROOT
 
-CDN = re.compile(r"(unpkg\.com|cdn\.jsdelivr|cdnjs\.|googleapis\.com|cdn\.)", re.I)
+CDN = re.compile(r"(unpkg\.com|cdn\.jsdelivr|cdnjs\.|(?<!fcm\.)googleapis\.com|cdn\.)", re.I)
+"""Front-end files served from elsewhere. ``fcm.googleapis.com`` is Chrome's push service,
+which the server posts notifications to (app/push/endpoints.py), not a file a page loads."""
 
 
 def _tracked() -> list[str]:
@@ -19,6 +21,11 @@ def test_no_vendored_front_end_files_in_git() -> None:
     tracked = _tracked()
     assert not [p for p in tracked if p.startswith(("static/vendor/", "node_modules/"))]
     assert not [p for p in tracked if re.search(r"htmx(\.min)?\.js$", p)]
+
+
+def test_the_cdn_pattern_tells_a_cdn_from_the_push_service() -> None:
+    assert CDN.search("https://fonts.googleapis.com/css2") and CDN.search("ajax.googleapis.com")
+    assert not CDN.search("https://fcm.googleapis.com/fcm/send/x")
 
 
 def test_no_cdn_reference_in_templates_static_or_code() -> None:
