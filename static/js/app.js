@@ -121,10 +121,67 @@
     sentOnce[type] = { version: version, at: now, values: values };
   });
 
+  // This page's own actions not yet answered (action id -> when sent). A room action decided
+  // on the room version (a once action) sent while one is unanswered waits for that answer
+  // and goes out decided on the version it made: the page's own change never makes its next
+  // tap stale (a host who changes an option and taps Start at once was refused, "the table
+  // changed"). An answer that never comes (a lost socket) stops counting after 5 s.
+  var unanswered = {}, held = [], answeredAt = -1;
+  var ANSWER_WAIT_MS = 5000;
+  function waiting() {
+    var now = Date.now();
+    Object.keys(unanswered).forEach(function (id) {
+      if (now - unanswered[id] > ANSWER_WAIT_MS) delete unanswered[id];
+    });
+    return Object.keys(unanswered).length > 0 || liveVersion() < answeredAt;
+  }
+  function isOnceAction(elt, type) {
+    var page = elt && elt.closest && elt.closest("[data-once-actions]");
+    return !!page && (" " + page.getAttribute("data-once-actions") + " ").indexOf(" " + type + " ") >= 0;
+  }
+  function holdBehindOwn(e, params, own) {
+    if (!isOnceAction(e.target, params.type) || (!held.length && !waiting())) return false;
+    e.preventDefault();
+    var trigger = e.detail.triggeringEvent;
+    if (trigger && trigger.type === "submit") trigger.preventDefault();
+    held.push({ params: params, own: own, elt: e.target, socket: e.detail.socketWrapper });
+    setTimeout(releaseHeld, ANSWER_WAIT_MS + 100);
+    return true;
+  }
+  function releaseHeld() {
+    while (held.length && !waiting()) {
+      var item = held.shift();
+      var params = item.params, basis = liveBasis();
+      Object.keys(basis).forEach(function (key) {
+        if (item.own.indexOf(key) < 0) params[key] = basis[key];
+      });
+      params.version = liveVersion();
+      unanswered[params.action_id] = Date.now();
+      item.socket.send(JSON.stringify(params), item.elt);
+    }
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var ack = document.getElementById("room-ack");
+    var error = document.getElementById("room-error");
+    var id = ack && ack.getAttribute("data-ack");
+    if (id && unanswered[id]) {
+      delete unanswered[id];
+      answeredAt = Math.max(answeredAt, parseInt(ack.getAttribute("data-version"), 10) || -1);
+    }
+    id = error && error.getAttribute("data-action-id");
+    if (id) delete unanswered[id];
+    releaseHeld();
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    unanswered = {};
+    answeredAt = -1;
+    held = [];  // a new socket: the page catches up first; the player taps again
+  });
+
   document.addEventListener("htmx:wsConfigSend", function (e) {
     if (e.defaultPrevented) return;
     var params = e.detail.parameters;
-    var basis = liveBasis();
+    var basis = liveBasis(), own = Object.keys(params);
     Object.keys(basis).forEach(function (key) {
       if (!(key in params)) params[key] = basis[key];  // a button's own value wins
     });
@@ -139,6 +196,8 @@
     }
     e.detail.headers = null; // the server ignores them; keep messages small
     var elt = e.target;
+    if (holdBehindOwn(e, params, own)) return;
+    unanswered[params.action_id] = Date.now();
     var moves = ["[data-action=roll]", "[data-enter-sum]", "[data-action=enter-dice]"].concat(games.moves);
     if (elt && elt.matches && elt.matches(moves.join(", "))) {
       document.body.classList.add("sending");

@@ -121,15 +121,29 @@
     if (game) game.scrollIntoView({ block: "start", behavior: "auto" });
   }
 
+  // The socket's first update (the hello's catch-up) may change what stands above the table
+  // (a seat's countdown gone, a player arrived): a page brought to the table on opening is
+  // brought there again then, unless the player has scrolled, tapped or typed since.
+  var startShownOnOpen = false;
+  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (type) {
+    window.addEventListener(type, function () { startShownOnOpen = false; },
+                            { capture: true, passive: true });
+  });
+
   function afterUpdate(initial) {
     var live = document.getElementById("live");
     var status = live && live.getAttribute("data-status");
     if (status === "finished" && (initial || lastStatus === "playing")) showResult();
     if (status === "playing" && !initial && lastStatus && lastStatus !== "playing") showStart();
+    if (status === "playing" && !initial && startShownOnOpen) showStart();
+    startShownOnOpen = false;
     // a page opened (or reloaded) during a game shows the table, not the invitation and the
     // rules above it (a fresh user's finding: on a phone the race showed four rows of its
     // board); a page the browser brings back scrolled keeps its place
-    if (status === "playing" && initial && window.scrollY === 0 && !window.location.hash) showStart();
+    if (status === "playing" && initial && window.scrollY === 0 && !window.location.hash) {
+      showStart();
+      startShownOnOpen = true;
+    }
     if (status) lastStatus = status;
     stickyOffsets();
     showTurn();

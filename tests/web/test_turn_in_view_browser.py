@@ -197,11 +197,27 @@ def test_a_page_opened_during_a_game_shows_the_table_first(server, browser) -> N
     anna.locator("#live [data-action=start]").tap()
     _settle(server, code, pages)
     bram.goto("about:blank")
+    # what stands above the table as the page opens, before its socket's first update
+    bram.add_init_script("""document.addEventListener('DOMContentLoaded', () => {
+        const game = document.querySelector('#live [data-game]');
+        window.openedWith = {gameAt: game.getBoundingClientRect().top + window.scrollY,
+                             ownCountdown: document.querySelectorAll('.seat.me .away-due').length};
+    })""")
     bram.goto(f"{server.url}/r/{code}")  # opened anew: no scroll place to bring back
     wait_css(bram, "#live[data-status='playing'] [data-game]")
     bram.wait_for_function("() => window.scrollY > 0")
+    _settle(server, code, [bram])
     top = bram.evaluate("""() => [document.querySelector('.topbar').getBoundingClientRect().bottom,
         document.querySelector('#live [data-game]').getBoundingClientRect().top]""")
     assert top[0] - 1 <= top[1] <= top[0] + 24, top
+    # Seen in CI: the page showed Bram's own seat "away: auto-play in 20 s" (his socket had
+    # closed with the reload) until the socket's first update removed it, and the table moved
+    # up 35 px after the page had been scrolled to it. A player's own page never counts them
+    # away, and the table stays where the page opened it.
+    opened = bram.evaluate("window.openedWith")
+    assert opened["ownCountdown"] == 0, opened
+    now = bram.evaluate("""() => document.querySelector('#live [data-game]')
+        .getBoundingClientRect().top + window.scrollY""")
+    assert now == opened["gameAt"], (opened, now)
     for ctx in contexts:
         ctx.close()
