@@ -62,6 +62,11 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(16), default="lobby")
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # turn-based rooms only (``app.rooms.turns.Turns``, stored as JSON): the seats the game
+    # waits for and turns missed; the earliest deadline and reminder still to act on
+    turns: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    turn_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.position", lazy="raise"
