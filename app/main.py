@@ -31,10 +31,13 @@ from app.players.middleware import DeviceMiddleware
 from app.push import routes as push_routes
 from app.push.keys import load_vapid
 from app.push.sender import PushSender
+from app.push.turns import TurnNotifier
 from app.review import guide_routes
 from app.review import routes as review_routes
 from app.review.service import Reviews
 from app.rooms.bots import install as install_bots
+from app.rooms.bots.deadline import DeadlinePlayer
+from app.rooms.deadlines import TurnScheduler
 from app.rooms.dice import DiceSource
 from app.rooms.games import require_registered
 from app.rooms.games.base import ActionError
@@ -105,7 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return True
 
     idle = IdleRooms(forget, after=settings.room_idle_seconds)
-    rooms = RoomService(db, broadcast.publish, dice, presence=presence,
+    clock = ServerClock()  # moved on only by the test routes (POST /_test/clock)
+    rooms = RoomService(db, broadcast.publish, dice, presence=presence, clock=clock,
                         host_grace=timedelta(seconds=settings.host_grace_seconds),
                         finished=recorder.notify, loaded=idle.emptied,
                         bots=lambda service: install_bots(service, strategy.for_options,
@@ -119,9 +123,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
               check_every=settings.live_check_seconds, idle=idle, presence=presence,
               talk=talk, talk_renderer=TalkRenderer(parts))
     vapid = load_vapid(settings.vapid_private_key, settings.var_dir)
-    clock = ServerClock()
     revoked_devices = RevokedDevices(db, clock)
-    pusher = PushSender(db, vapid, settings.vapid_subject)
+    pusher = PushSender(db, vapid, settings.vapid_subject, clock=clock)
+    # turn-based rooms: missed turns played by the bot, "your turn" pushes and reminders
+    deadline_player = DeadlinePlayer(rooms, strategy.for_options)
+    turn_notifier = TurnNotifier(db, clock, presence.online, pusher.wake)
+    scheduler = TurnScheduler(db, clock, deadline_player.play, turn_notifier.notify,
+                              interval=settings.deadline_check_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -139,7 +147,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bots.start()
         recorder.start()
         pushing = asyncio.create_task(pusher.run())
+        scheduler.start()
         yield
+        await scheduler.stop()
         pushing.cancel()
         if freezer:
             freezer.cancel()
@@ -176,6 +186,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.clock = clock
     app.state.revoked_devices = revoked_devices
     app.state.pusher = pusher
+    app.state.scheduler = scheduler
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 

@@ -107,6 +107,11 @@ class Settings(GameSettings):
         description="How long another process's announcement of who is online stays valid; "
         "each process re-announces every third of it (seconds)",
     )
+    deadline_check_seconds: float = Field(
+        default=5.0, gt=0,
+        description="Seconds between looks for turn-based rooms whose deadline or push is due "
+        "(any process may take them; the test clock wakes it at once)",
+    )
     room_idle_seconds: float = Field(
         default=300.0, gt=0,
         description="A room with no open page here this long leaves memory (seconds)",

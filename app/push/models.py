@@ -57,3 +57,17 @@ class PushDelivery(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     gave_up: Mapped[bool] = mapped_column(default=False)
+
+
+class TurnNotice(Base):
+    """A push decided for one seat's wait in a turn-based room (``kind``: ``turn`` when the
+    wait began at ``since``, ``remind`` before its deadline): each is decided once
+    (``app.push.turns``; migration ``r002``)."""
+
+    __tablename__ = "turn_notices"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)

@@ -5,6 +5,7 @@ within the limits (at most one per room per hour, ``DAILY_LIMIT`` a day per play
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -73,16 +74,20 @@ async def unsubscribe(session: AsyncSession, player_id: str, endpoint: str) -> b
     return bool(getattr(result, "rowcount", 0))
 
 
-async def enqueue(session: AsyncSession, player_id: str, push: Push, room_code: str | None,
-                  now: datetime | None = None, due: datetime | None = None) -> int:
+async def enqueue(session: AsyncSession, player_id: str, push: Push | Callable[[str], Push],
+                  room_code: str | None, now: datetime | None = None,
+                  due: datetime | None = None) -> int:
     """Queue ``push`` for every subscription of ``player_id`` (sent from ``due``, default
     now), unless the limits say no: a push about ``room_code`` in the last hour, or
-    ``DAILY_LIMIT`` pushes in the last 24 hours. Returns the rows queued (0: none, no
-    subscription or limited). Does not commit: the caller's transaction holds it (queued
-    with the move that caused it, or not at all)."""
+    ``DAILY_LIMIT`` pushes in the last 24 hours. ``push``: the push, or a function giving it
+    in a language (``"nl"``, ``"de"``, ``"en"``: each subscription's). Returns the rows
+    queued (0: none, no subscription or limited). Does not commit: the caller's transaction
+    holds it (queued with the move that caused it, or not at all)."""
     now = now or utcnow()
-    subscriptions = (await session.execute(select(PushSubscription.id).where(
-        PushSubscription.player_id == player_id))).scalars().all()
+    rows = (await session.execute(select(PushSubscription.id, PushSubscription.lang).where(
+        PushSubscription.player_id == player_id))).all()
+    subscriptions = [row.id for row in rows]
+    langs = {row.id: row.lang for row in rows}
     if not subscriptions:
         return 0
     recent = select(func.count(func.distinct(PushDelivery.batch))).where(
@@ -97,7 +102,9 @@ async def enqueue(session: AsyncSession, player_id: str, push: Push, room_code: 
             return 0
     batch = uuid.uuid4().hex
     session.add_all(PushDelivery(subscription_id=sid, player_id=player_id, batch=batch,
-                                 room_code=room_code, payload=push.payload(), created_at=now,
+                                 room_code=room_code,
+                                 payload=(push(langs[sid]) if callable(push) else push).payload(),
+                                 created_at=now,
                                  due_at=due or now, attempts=0, gave_up=False)
                     for sid in subscriptions)
     return len(subscriptions)

@@ -16,6 +16,7 @@ from typing import Any
 
 from app.rooms.games.base import Event
 from app.rooms.state import RoomState
+from app.rooms.turns import Turns
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Delta:
     first_seq: int
     action_id: str | None
     events: tuple[Event, ...]
+    turns: dict[str, Any] | None = None  # a turn-based room's waits after it (Turns JSON)
 
     def encode(self) -> str:
         """The delta as compact JSON text (event times as ISO 8601 with their UTC offset)."""
@@ -36,6 +38,7 @@ class Delta:
             "v": self.version, "g": self.game_id, "s": self.first_seq, "a": self.action_id,
             "e": [[e.type, e.payload, e.seat_id, e.at.isoformat() if e.at else None]
                   for e in self.events],
+            "t": self.turns,
         }, separators=(",", ":"))
 
     @classmethod
@@ -48,8 +51,10 @@ class Delta:
                       datetime.fromisoformat(at) if at else None)
                 for kind, payload, seat, at in data["e"])
             action_id = data["a"]
+            turns = data.get("t")
             return cls(int(data["v"]), int(data["g"]), int(data["s"]),
-                       None if action_id is None else str(action_id), events)
+                       None if action_id is None else str(action_id), events,
+                       dict(turns) if turns else None)
         except (ValueError, TypeError, KeyError):
             return None
 
@@ -71,3 +76,5 @@ class Delta:
             raise ValueError(f"delta to version {self.version} does not follow the room "
                              f"at version {state.version}, event {state.last_seq}")
         state.fold(self.events, self.first_seq, self.version, self.action_id)
+        if self.turns is not None or state.turns is not None:
+            state.turns = Turns.from_json(self.turns) if self.turns else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import structlog
 
@@ -15,11 +15,27 @@ from app.rooms.delta import Delta
 from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
 from app.rooms.games.base import Event, Presence
-from app.rooms.repository import RoomRepository, event_rows
+from app.rooms.pace import deadline_hours, is_turn_based
+from app.rooms.repository import RoomRepository, event_rows, turn_values
 from app.rooms.state import RoomState, SeatInfo
 from app.rooms.timers import RoomTimers
+from app.rooms.turns import Turns, advance
 
 log = structlog.get_logger("knobel.rooms")
+
+
+def next_turns(state: RoomState, now: datetime, acted: int | None, missed: int | None,
+               over: bool) -> Turns | None | Literal[False]:
+    """Whom a turn-based room waits for after the events just folded into ``state``
+    (``turns.advance``); None once the game is ``over``; False in a live room (nothing to
+    store)."""
+    if not is_turn_based(state.options):
+        return False
+    if over or state.game_state is None:
+        return None
+    awaited = state.plugin.awaiting(state.game_state)
+    return advance(state.turns or Turns(), awaited, now, deadline_hours(state.options),
+                   acted, missed)
 
 
 class GameActions:
@@ -50,7 +66,11 @@ class GameActions:
                                      self.dice.for_room(state.code))
         if takeover:
             events = as_takeover(events)
-        return await self.append(state, events, action_id)
+            wait = state.turns.waits.get(seat.id) if state.turns else None
+            overdue = wait is not None and wait.due <= self.clock()
+            return await self.append(state, events, action_id,
+                                     missed=seat.id if overdue else None)
+        return await self.append(state, events, action_id, acted=seat.id)
 
     def table(self, state: RoomState) -> Presence:
         """The plug-in's view of the table (``RoomTimers.table``)."""
@@ -85,10 +105,14 @@ class GameActions:
             version = await self.append(state, events, None)
         return version
 
-    async def append(self, state: RoomState, events: list[Event], action_id: str | None) -> int:
+    async def append(self, state: RoomState, events: list[Event], action_id: str | None,
+                     acted: int | None = None, missed: int | None = None) -> int:
         """Fold ``events`` into the cached state (``RoomState.folding``) and store them
         (finishing the game when they end it); a failed write drops the cached state and
-        raises (``Conflict`` when another writer got there first). Returns the new version."""
+        raises (``Conflict`` when another writer got there first). Returns the new version.
+        In a turn-based room the same write sets whom the table waits for next
+        (``turns.advance``: ``acted``, the seat whose own player acted; ``missed``, the seat
+        a bot played for after its deadline)."""
         now = self.clock()
         events = [Event(e.type, e.payload, e.seat_id, now) for e in events]
         plugin, game = state.plugin, state.game
@@ -102,15 +126,21 @@ class GameActions:
                 over = plugin.is_over(state.game_state)
                 totals = plugin.totals(state.game_state) if over else None
                 records = await self.repo.records(state, totals) if totals is not None else []
+                turns = next_turns(state, now, acted, missed, over)
                 await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
-                                       totals, now, records, plugin.left_game(state.game_state))
+                                       totals, now, records, plugin.left_game(state.game_state),
+                                       turns=None if turns is False else turn_values(
+                                           turns, deadline_hours(state.options), now))
         except BaseException:
             self.drop(state.code)
             raise
+        if turns is not False:
+            state.turns = turns
         # other processes fold these events (a finished game is reloaded: its result and
         # records come from the database)
         self.committed(state.code, None if totals is not None else Delta(
-            version, game.id, first_seq, action_id, tuple(events)))
+            version, game.id, first_seq, action_id, tuple(events),
+            turns.to_json() if turns else None))
         if totals is not None:
             game.status, game.totals, state.status = "finished", totals, "finished"
             game.records, game.left = records, sorted(plugin.left_game(state.game_state))

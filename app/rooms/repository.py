@@ -36,6 +36,7 @@ from app.rooms.errors import Conflict
 from app.rooms.games.base import Event
 from app.rooms.records import new_records
 from app.rooms.state import RECENT_ACTIONS, GameInfo, RoomState, SeatInfo
+from app.rooms.turns import Turns
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 from app.store.retry import on_fresh_connection
@@ -47,6 +48,12 @@ Work = Callable[[AsyncSession], Awaitable[Any]]
 _BUMP = (update(Room).where(Room.id == bindparam("room"), Room.version == bindparam("expected"))
          .values(version=Room.version + 1))
 _BUMP_STATUS = _BUMP.values(status=bindparam("new_status"))
+# A turn-based room's commit also sets who the table waits for (``app.rooms.turns``), in the
+# same statement: its moves cost no more round trips than a live room's.
+_TURN_COLUMNS = ("turns", "turn_due_at", "remind_at")
+_TURN_VALUES: dict[str, Any] = {name: bindparam(f"t_{name}") for name in _TURN_COLUMNS}
+_BUMP_TURNS = _BUMP.values(**_TURN_VALUES)
+_BUMP_STATUS_TURNS = _BUMP_STATUS.values(**_TURN_VALUES)
 INSERT_EVENTS = insert(GameEvent)
 _EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "seat_id", "action_id", "created_at")
 _EVENT_TYPES: tuple[Any, ...] = (Integer, Integer, String(16), JSON, Integer, String(64),
@@ -59,6 +66,25 @@ _APPEND_ONE = insert(GameEvent).from_select(
              for name, type_ in zip(_EVENT_COLUMNS, _EVENT_TYPES, strict=True)))
     .select_from(_BUMP.returning(Room.id).cte("bump")),
 )
+_APPEND_ONE_TURNS = insert(GameEvent).from_select(
+    list(_EVENT_COLUMNS),
+    select(*(cast(bindparam(f"ev_{name}", type_=type_), type_)
+             for name, type_ in zip(_EVENT_COLUMNS, _EVENT_TYPES, strict=True)))
+    .select_from(_BUMP_TURNS.returning(Room.id).cte("bump")),
+)
+
+TurnValues = dict[str, Any]
+"""The turn columns a write sets (``turn_values``); None: it leaves them as they are."""
+
+
+def turn_values(turns: Turns | None, hours: int, now: datetime) -> TurnValues:
+    """The ``rooms`` turn columns for ``turns`` (None: not waiting, e.g. the game ended):
+    the JSON, the earliest deadline and the next moment a push is to be considered
+    (``Turns.notice_at``), for a room whose turn deadline is ``hours``."""
+    if turns is None:
+        return dict.fromkeys(_TURN_COLUMNS)
+    return {"turns": turns.to_json(), "turn_due_at": turns.due_at(),
+            "remind_at": turns.notice_at(hours, now)}
 
 
 class RoomRepository:
@@ -123,10 +149,10 @@ class RoomRepository:
         await on_fresh_connection(create, "create_room")
 
     async def write(self, state: RoomState, work: Work, status: str | None = None,
-                    action_id: str | None = None) -> int:
-        """Run ``work``, bump the room version (setting ``status`` when given) and store the
-        client's ``action_id`` (so a repeat is a duplicate, also after a restart) in one
-        transaction; returns the new version.
+                    action_id: str | None = None, turns: TurnValues | None = None) -> int:
+        """Run ``work``, bump the room version (setting ``status`` and the ``turns`` columns
+        when given) and store the client's ``action_id`` (so a repeat is a duplicate, also
+        after a restart) in one transaction; returns the new version.
 
         Raises ``Conflict`` when another writer got there first (version moved, or the
         ``(game, seq)`` / ``(room, number)`` / ``(room, action_id)`` unique constraints fired).
@@ -135,7 +161,7 @@ class RoomRepository:
 
         async def transaction() -> None:
             async with self.db.sessionmaker() as session, session.begin():
-                await _bump(session, state, status)
+                await _bump(session, state, status, turns)
                 await work(session)
                 if action_id:
                     session.add(RoomAction(room_id=state.id, action_id=action_id,
@@ -150,6 +176,20 @@ class RoomRepository:
         if status == "finished" and state.game is not None:
             self.finished(state.game.id)
         return version
+
+    async def set_turn_due(self, state: RoomState) -> None:
+        """Store the earliest turn deadline of ``state.turns`` (NULL without) as the room's
+        ``turn_due_at`` if the room is still at ``state.version`` (else its newer write set
+        it)."""
+        due = state.turns.due_at() if state.turns is not None and \
+            state.status == "playing" else None
+
+        async def store() -> None:
+            async with self.db.engine.begin() as conn:
+                await conn.execute(update(Room).where(
+                    Room.id == state.id, Room.version == state.version).values(turn_due_at=due))
+
+        await on_fresh_connection(store, "set_turn_due")
 
     async def records(self, state: RoomState, totals: dict[int, int]) -> list[int]:
         """The seats of the current game whose ``totals`` are new personal bests
@@ -166,10 +206,11 @@ class RoomRepository:
 
     async def append(self, state: RoomState, rows: list[dict[str, Any]],
                      totals: dict[int, int] | None, now: datetime,
-                     records: list[int] | None = None, left: Collection[int] = ()) -> None:
-        """Store the current game's event ``rows`` and bump the version; with ``totals`` the
-        game is finished with that result (and its ``records`` and the seats that ``left``
-        it, seat ids) at ``now``. One
+                     records: list[int] | None = None, left: Collection[int] = (),
+                     turns: TurnValues | None = None) -> None:
+        """Store the current game's event ``rows`` and bump the version (setting the
+        ``turns`` columns when given); with ``totals`` the game is finished with that result
+        (and its ``records`` and the seats that ``left`` it, seat ids) at ``now``. One
         statement in autocommit for a single event on Postgres. Raises ``Conflict`` as
         ``write`` does."""
         game = state.game
@@ -179,13 +220,16 @@ class RoomRepository:
             if self._autocommit is not None and len(rows) == 1 and totals is None:
                 async with self._autocommit.connect() as conn:
                     params = {f"ev_{k}": v for k, v in rows[0].items()}
+                    params.update({"room": state.id, "expected": state.version})
+                    if turns is not None:
+                        params.update({f"t_{k}": v for k, v in turns.items()})
                     result = await conn.execute(
-                        _APPEND_ONE, {**params, "room": state.id, "expected": state.version})
+                        _APPEND_ONE if turns is None else _APPEND_ONE_TURNS, params)
                     if result.rowcount != 1:
                         raise Conflict()
                 return
             async with self.db.engine.begin() as conn:
-                await _bump(conn, state, "finished" if totals is not None else None)
+                await _bump(conn, state, "finished" if totals is not None else None, turns)
                 await conn.execute(INSERT_EVENTS, rows)
                 if totals is not None:
                     await conn.execute(update(Game).where(Game.id == game.id).values(
@@ -213,14 +257,20 @@ def result_of(totals: dict[int, int], records: list[int] | None = None,
     return result
 
 
-async def _bump(conn: Any, state: RoomState, status: str | None) -> None:
-    """Raise the room's version by one (and set its ``status``) if it is still
-    ``state.version``; ``Conflict`` when another writer moved it. ``conn``: an async
-    connection or session inside a transaction."""
+async def _bump(conn: Any, state: RoomState, status: str | None,
+                turns: TurnValues | None = None) -> None:
+    """Raise the room's version by one (and set its ``status`` and ``turns`` columns) if it
+    is still ``state.version``; ``Conflict`` when another writer moved it. ``conn``: an
+    async connection or session inside a transaction."""
     params: dict[str, Any] = {"room": state.id, "expected": state.version}
     if status:
         params["new_status"] = status
-    result = await conn.execute(_BUMP_STATUS if status else _BUMP, params)
+    if turns is not None:
+        params.update({f"t_{k}": v for k, v in turns.items()})
+        statement = _BUMP_STATUS_TURNS if status else _BUMP_TURNS
+    else:
+        statement = _BUMP_STATUS if status else _BUMP
+    result = await conn.execute(statement, params)
     if result.rowcount != 1:
         raise Conflict()
 
@@ -259,6 +309,8 @@ async def load_room(session: AsyncSession, code: str) -> RoomState | None:
                for s in seats],
         games=[GameInfo.of(g) for g in games],
     )
+    if room.turns is not None:
+        state.turns = Turns.from_json(room.turns)
     state.relabel()
     if state.game is not None:
         game = state.game

@@ -8,6 +8,7 @@ writer got there first.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import partial
@@ -17,10 +18,12 @@ from app.rooms.bots.control import parse_bot_options
 from app.rooms.bots.seats import add_bot
 from app.rooms.errors import RoomError
 from app.rooms.games.base import Event
+from app.rooms.pace import deadline_hours, is_turn_based, parse_pace
 from app.rooms.pass_and_play import add_table_seat
-from app.rooms.repository import RoomRepository, event_rows
+from app.rooms.repository import RoomRepository, TurnValues, event_rows, turn_values
 from app.rooms.rules import heir, next_game
 from app.rooms.state import RoomState
+from app.rooms.turns import Turns, advance, back
 from app.rooms.writes import (
     game_finished,
     new_game,
@@ -91,8 +94,10 @@ class RoomActions:
             if state.status == "playing":
                 raise RoomError("game_running", "The game has already started.")
             # OptionError: bad_option
-            options = {**state.plugin.parse_options(message), **parse_bot_options(message),
-                       **parse_chat_option(message)}
+            game_options = state.plugin.parse_options(message)
+            pace = parse_pace(message, game_options, state.plugin.turn_based)  # may set timer
+            options = {**game_options, **parse_bot_options(message),
+                       **parse_chat_option(message), **pace}
             if state.options.get("solo"):
                 options["solo"] = True  # a solo room stays one (not a lobby field)
             return await self.set_room(state, action_id, options=options)
@@ -148,8 +153,27 @@ class RoomActions:
         if not state.active_seats:
             raise RoomError("no_players", "Nobody is seated.")
         number, options, order = next_game(state, continue_match)
+        turns = None
+        if is_turn_based(state.options):  # the first turn's deadline starts now
+            first = state.plugin.new_state(options, order, 0)
+            turns = self._turns(state, Turns(), state.plugin.awaiting(first))
         return await self.write(state, new_game(state, number, options, order),
-                                status="playing", action_id=action_id, reload=True)
+                                status="playing", action_id=action_id, reload=True,
+                                turns=turns)
+
+    async def back(self, state: RoomState, seat_id: int) -> int:
+        """Seat ``seat_id`` of turn-based room ``state`` is no longer away
+        (``turns.back``); returns the new version."""
+        assert state.turns is not None
+        now, hours = self.clock(), deadline_hours(state.options)
+        turns = turn_values(back(state.turns, seat_id, now, hours), hours, now)
+        return await self.write(state, nothing, turns=turns, reload=True)
+
+    def _turns(self, state: RoomState, before: Turns, awaited: Any) -> TurnValues:
+        """The turn columns of turn-based room ``state`` once the game waits for
+        ``awaited`` (``turns.advance`` from ``before``, now)."""
+        now, hours = self.clock(), deadline_hours(state.options)
+        return turn_values(advance(before, awaited, now, hours), hours, now)
 
     async def remove(self, state: RoomState, seat_id: int, status: str,
                      action_id: str | None) -> int:
@@ -167,11 +191,20 @@ class RoomActions:
             successor = heir(state, self.online(state.code), leaving=seat_id)
             host = successor.player_id if successor else None
         rows: list[dict[str, Any]] = []
+        turns = None
         if events:
             assert state.game is not None  # events only come from a running game
             rows = event_rows(state.game.id, state.last_seq + 1, events, None)
+            if is_turn_based(state.options):  # whom the game waits for without the seat
+                after_events = copy.deepcopy(state.game_state)
+                for event in events:
+                    state.plugin.apply(after_events, event)
+                before = state.turns or Turns()
+                before = Turns(before.waits, {s: n for s, n in before.missed.items()
+                                              if s != seat_id})
+                turns = self._turns(state, before, state.plugin.awaiting(after_events))
         work = seat_gone(state.id, seat_id, status, host, rows)
-        version = await self.write(state, work, action_id=action_id)
+        version = await self.write(state, work, action_id=action_id, turns=turns)
         after = await self.reload(state.code)
         if after and after.status == "playing" and after.plugin.is_over(after.game_state):
             return await self._finish(after)
@@ -184,7 +217,8 @@ class RoomActions:
         records = await self.repo.records(state, totals)
         work = game_finished(state.game.id, totals, self.clock(), records,
                              state.plugin.left_game(state.game_state))
-        return await self.write(state, work, status="finished", reload=True)
+        turns = turn_values(None, 0, self.clock()) if is_turn_based(state.options) else None
+        return await self.write(state, work, status="finished", reload=True, turns=turns)
 
     async def set_room(self, state: RoomState, action_id: str | None, **values: Any) -> int:
         """Set the room row's columns ``values``; returns the new version."""
@@ -198,9 +232,12 @@ class RoomActions:
                                 reload=True)
 
     async def write(self, state: RoomState, work: Any, status: str | None = None,
-                    action_id: str | None = None, reload: bool = False) -> int:
-        """``repo.write``, then rebuild the room's state when ``reload``."""
-        version = await self.repo.write(state, work, status=status, action_id=action_id)
+                    action_id: str | None = None, reload: bool = False,
+                    turns: TurnValues | None = None) -> int:
+        """``repo.write`` (with the ``turns`` columns when given), then rebuild the room's
+        state when ``reload``."""
+        version = await self.repo.write(state, work, status=status, action_id=action_id,
+                                        turns=turns)
         if reload:
             await self.reload(state.code)
         return version

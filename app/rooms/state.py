@@ -21,6 +21,7 @@ from app.players.names import name_key
 from app.rooms.bots.identity import PREFIX as BOT_PREFIX
 from app.rooms.games import get_game
 from app.rooms.games.base import Event, GamePlugin
+from app.rooms.turns import Turns
 
 MAX_SEATS = 12  # issue: a room holds at most 12 seats
 TABLE_PLAYER_PREFIX = "table-"
@@ -130,6 +131,8 @@ class RoomState:
     away_due: dict[int, datetime] = field(default_factory=dict)
     host_handoff: tuple[datetime, SeatInfo] | None = None
     taken_over: set[int] = field(default_factory=set)  # seats a bot plays for (rooms/bots)
+    # a turn-based room's waits and missed turns (``app.rooms.turns``; None: not waiting)
+    turns: Turns | None = None
 
     @property
     def plugin(self) -> GamePlugin:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from app.clock import as_utc
-from app.rooms.games.base import Presence
+from app.rooms.games.base import Presence, is_turn_based
 from app.rooms.pass_and_play import present_seats
 from app.rooms.rules import host_handoff
 from app.rooms.state import RoomState, SeatInfo
@@ -64,6 +65,8 @@ class RoomTimers:
         seat has been away, and since when this process watches the room (with bots, bot
         seats count as online, and all seats do while bots take over: ``Bots.adjust``)."""
         table = self._presence_table(state)
+        if is_turn_based(state.options):  # nobody is "away" in a game played over days
+            return replace(table, online=frozenset(table.seat_ids))
         return self.bots.adjust(state, table) if self.bots is not None else table
 
     def _presence_table(self, state: RoomState) -> Presence:
@@ -94,17 +97,23 @@ class RoomTimers:
         # While nobody has the room open (no player, no watcher), a game waits: no turn or
         # away timer runs and no bot plays for an away player (docs/rules.md, "Away players
         # and timers"); bots in their own seats still make their own moves.
-        waiting = state.status == "playing" and not self.presence()[0](state.code)
+        # A turn-based room has no away countdowns, take-overs or host hand-over: its
+        # deadlines are days long and kept in the database (``app.rooms.deadlines``); only
+        # the plug-in's own automatic events (Knister's next roll) are timed here.
+        turn_based = is_turn_based(state.options)
+        waiting = state.status == "playing" and not turn_based and \
+            not self.presence()[0](state.code)
         if state.status == "playing" and state.game_state is not None and not waiting:
-            state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
+            if not turn_based:
+                state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
             dues.append(state.plugin.deadline(state.game_state, table, now))
         if self.bots is not None:
-            if waiting:
+            if waiting or turn_based:
                 state.taken_over = set()
             else:
                 dues.append(self.bots.mark(state, self._presence_table(state), now))
             self.bots.watch(state)
-        state.host_handoff = self.handoff(state, now)
+        state.host_handoff = None if turn_based else self.handoff(state, now)
         if state.host_handoff:
             dues.append(state.host_handoff[0])
         due = min((d for d in dues if d is not None), default=None)

@@ -24,6 +24,7 @@ from app.i18n import gettext as _
 from app.players.service import get_player
 from app.rooms.codes import is_code
 from app.rooms.games import GAMES
+from app.rooms.pace import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS, PACES
 from app.rooms.rules import ranking
 from app.rooms.state import RoomState
 from app.web.deps import (
@@ -107,22 +108,33 @@ async def create_room(
     game: Annotated[str, Form(max_length=16)] = DEFAULT_GAME,
     name: Annotated[str, Form(max_length=200)] = "",
     group: Annotated[str, Form(max_length=32)] = "",
+    pace: Annotated[str, Form(max_length=8)] = "live",
+    turn_deadline_hours: Annotated[int, Form()] = DEFAULT_DEADLINE_HOURS,
 ):
-    """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it;
-    ``group``: a group's code the room is played for (the visitor must be a member of it,
-    else 404: ``app.groups.rooms``)."""
+    """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it,
+    played at ``pace`` (``live`` or ``turns``, with ``turn_deadline_hours`` 1, 12, 24 or
+    72: ``app.rooms.pace``); ``group``: a group's code the room is played for (the visitor
+    must be a member of it, else 404: ``app.groups.rooms``). A bad field re-shows the form
+    with the reason (422)."""
     if group:
         await check_group(get_db(request), group, guest_id)  # GroupError: 404
     cleaned, error = seat_name(name, player)
     if game not in GAMES:
         error = _("Unknown game.")
+    elif pace not in PACES or turn_deadline_hours not in DEADLINE_HOURS:
+        error = _("Choose a pace and a turn deadline from the list.")
+    elif pace == "turns" and not GAMES[game].turn_based:
+        error = _("This game is played live only.")
     if error:
         return templates.TemplateResponse(
             request, "rooms/new.html",
             {"player": player, "games": list(GAMES), "error": error, "value": name,
-             "game": game, "group_code": group}, status_code=422)
+             "game": game, "group_code": group, "pace": pace,
+             "deadline": turn_deadline_hours}, status_code=422)
     request.app.state.limits.hit("create_room", request)
-    code = await get_rooms(request).create_room(guest_id, cleaned, game)
+    options = ({"pace": pace, "turn_deadline_hours": turn_deadline_hours}
+               if pace != "live" or turn_deadline_hours != DEFAULT_DEADLINE_HOURS else None)
+    code = await get_rooms(request).create_room(guest_id, cleaned, game, options)
     if group:
         await open_for_group(get_db(request), group, code, guest_id)
     return RedirectResponse(f"/r/{code}", status_code=303)
@@ -284,4 +296,5 @@ async def advance_clock(request: Request,
     ``advance_seconds``; answers the clock's time."""
     clock = request.app.state.clock
     clock.advance(advance_seconds)
+    request.app.state.scheduler.wake()  # deadlines and reminders now due are taken at once
     return {"now": clock().isoformat()}

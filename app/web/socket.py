@@ -123,6 +123,8 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
             conn.send(render_ack(None, state.version))
         else:
             await hub.send_snapshot(conn, known)
+        if state is not None and state.turns is not None:  # a turn-based room: back?
+            await service.came_back(conn.code, conn.player_id)
         return
     try:
         outcome = await service.act(conn.code, conn.player_id, data)

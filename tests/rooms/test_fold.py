@@ -149,4 +149,4 @@ def test_a_room_state_is_state_only() -> None:
     assert [f.name for f in fields(RoomState)] == [
         "id", "code", "kind", "options", "host_player_id", "status", "version", "seats",
         "games", "game_state", "last_seq", "recent_actions", "away_due", "host_handoff",
-        "taken_over"]
+        "taken_over", "turns"]

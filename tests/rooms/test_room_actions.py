@@ -114,7 +114,7 @@ async def test_the_host_sets_the_options_in_the_lobby_only(database_url) -> None
         await room.room_action(host, "options", match="3", timer="60", bot_takeover="false")
         assert (await room.state()).options == {
             "match": 3, "straight_without_seven": 10, "timer": 60, "dice": "screen",
-            "bot_takeover": False}
+            "bot_takeover": False, "pace": "live", "turn_deadline_hours": 24}
         assert await refused(room, host, "options", timer="45") == (
             "bad_option", "That option is not available.", 400)
         await room.room_action(host, "start")

@@ -38,7 +38,8 @@ async def test_messages_over_the_rate_are_refused_and_change_nothing(limited_ser
     before = await host.state(code)
     assert (before["version"], before["status"], before["options"]) == (
         version, "lobby", {"timer": 30, "match": 3, "straight_without_seven": 12,
-                           "dice": "screen", "bot_takeover": True})
+                           "dice": "screen", "bot_takeover": True, "pace": "live",
+                           "turn_deadline_hours": 24})
 
     excess = [await a.act("options", version=version, timer="60"),
               await a.act("start", version=version), await a.act("leave", version=version),

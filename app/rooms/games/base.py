@@ -40,6 +40,12 @@ class OptionError(ActionError):
         self.field = field
 
 
+def is_turn_based(options: dict[str, Any]) -> bool:
+    """Whether a room (or game) with ``options`` is played in turns over days (the room
+    option ``pace``: ``app.rooms.pace``; docs/rules.md, "Turn-based rooms")."""
+    return options.get("pace") == "turns"
+
+
 _TRUE = ("1", "true", "on", "yes")
 _FALSE = ("0", "false", "off", "no", "")
 
@@ -250,6 +256,10 @@ class GamePlugin(Protocol):
     when the game waits for them (``awaiting``; docs/rules.md, "Table mode")."""
     bot: GameBot | None
     """Its bot, None for a game bots do not play (they are offered only where there is one)."""
+    turn_based: bool
+    """True when its rooms may be played in turns over days (the room option ``pace``,
+    ``app.rooms.pace``): its ``awaiting`` names whose turn it is, and its bot can play a
+    turn whose deadline passed (docs/rules.md, "Turn-based rooms")."""
     tagline: str
     """The game in one line for a newcomer (an English gettext msgid; the home page)."""
     picture: str

@@ -59,6 +59,7 @@ class HighThrowGame:
     solo_practice = False
     pass_and_play = False
     bot: GameBot | None = HighThrowBot()
+    turn_based = True
 
     def default_options(self) -> dict[str, Any]:
         """Two dice per throw."""

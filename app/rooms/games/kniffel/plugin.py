@@ -39,6 +39,7 @@ class KniffelGame(ViewsFromModule):
     solo_practice = True
     pass_and_play = True
     bot: GameBot | None = KniffelBot()
+    turn_based = True
     guide: GameGuide | None = KniffelGuide()
     picture = "dice"
     actions = frozenset({"roll", "hold", "score", "enter"})

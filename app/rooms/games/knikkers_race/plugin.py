@@ -82,6 +82,7 @@ class KnikkersRaceGame(ViewsFromModule):
     solo_practice = False  # single-player Knikkers has its own pages
     pass_and_play = False  # every racer moves on their own board at once
     bot: GameBot | None = None  # bots do not race
+    turn_based = False  # a race is played at once
 
     def awaiting(self, state: RaceState) -> list[int]:
         """Nobody in particular: every board moves at once."""

@@ -32,6 +32,7 @@ from app.rooms.games.base import (
     GameBot,
     Presence,
     ViewsFromModule,
+    is_turn_based,
     parse_cell,
     parse_int_options,
 )
@@ -66,6 +67,7 @@ class KnisterGame(ViewsFromModule):
     solo_practice = False
     pass_and_play = True
     bot: GameBot | None = KnisterBot()
+    turn_based = True
     guide: GameGuide | None = KnisterGuide(KnisterBot())
     template = "rooms/knister/game.html"
     template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
@@ -96,6 +98,7 @@ class KnisterGame(ViewsFromModule):
             order=order,
             sheets={s: KnisterSheet() for s in order},
             real_dice=is_real(options),
+            auto_roll=is_turn_based(options),
         )
 
     def apply(self, state: KnisterState, event: Event) -> None:
@@ -133,7 +136,8 @@ class KnisterGame(ViewsFromModule):
                 raise ActionError("cell_taken", "That cell is already filled.") from None
             except PlacementError:
                 raise ActionError("bad_cell", "That is not a cell of your sheet.") from None
-            return [Event("place", {"cell": list(cell), "value": value, "auto": False}, seat_id)]
+            placed = Event("place", {"cell": list(cell), "value": value, "auto": False}, seat_id)
+            return [placed, *timers.next_roll_after(state, seat_id, dice)]
         raise ActionError("unknown_action", "Unknown action.")
 
     def basis(self, state: KnisterState) -> dict[str, int]:

@@ -40,6 +40,7 @@ class KnisterState:
     rolled_at: datetime | None = None
     ready_at: datetime | None = None
     real_dice: bool = False
+    auto_roll: bool = False  # a turn-based room: the next roll comes by itself
     entries: int = 0
     last_entered: bool = False
     sum_only: set[int] = field(default_factory=set)

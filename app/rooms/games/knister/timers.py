@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from app.engines.knister import auto_cell
-from app.rooms.games.base import Dice, Event, Presence
-from app.rooms.games.knister.state import KnisterState
+from app.rooms.games.base import Dice, Event, Presence, next_in_order
+from app.rooms.games.knister.state import ROLLS_PER_GAME, KnisterState
 from app.rooms.games.knister.view import is_over
 
 AWAY_ROLLER_GRACE = timedelta(seconds=15)
@@ -20,9 +20,12 @@ AWAY_PLACER_GRACE = timedelta(seconds=30)
 
 
 def deadline(state: KnisterState, table: Presence, now: datetime) -> datetime | None:
-    """Placement deadline (timer on) or the away roller's grace end, else None."""
+    """Placement deadline (timer on) or the away roller's grace end, else None; in a
+    turn-based room (``auto_roll``) a roll not yet made is due at once."""
     if is_over(state):
         return None
+    if state.auto_roll and not state.roll_pending and not state.real_dice:
+        return now
     dues = list(away_deadlines(state, table, now).values())
     if state.roll_pending and state.timer and state.rolled_at:
         dues.append(state.rolled_at + timedelta(seconds=state.timer))
@@ -65,6 +68,20 @@ def on_timer(state: KnisterState, table: Presence, now: datetime, dice: Dice) ->
                               _away_due(state, table, s, now, AWAY_PLACER_GRACE) <= now))
         ]
     return [Event("roll", {"dice": dice(2), "auto": True}, state.roller)]
+
+
+def next_roll_after(state: KnisterState, seat: int, dice: Dice) -> list[Event]:
+    """In a turn-based room (``auto_roll``): the next roll, made by the server for the next
+    roller, when ``seat``'s placement (not yet folded) is the last one the current roll
+    waits for and the game goes on; else nothing (docs/rules.md, "Turn-based rooms")."""
+    if not state.auto_roll or state.real_dice or not state.roll_pending:
+        return []
+    if {*state.placed, seat} != set(state.active):
+        return []
+    if len(state.rolls) >= ROLLS_PER_GAME:
+        return []
+    roller = next_in_order(state.order, state.roll_rollers[-1], state.left)
+    return [Event("roll", {"dice": dice(2), "auto": True}, roller)]
 
 
 def _away_due(state: KnisterState, table: Presence, seat: int, now: datetime,

@@ -239,7 +239,8 @@ async def test_host_options_reach_the_game(server):
     state = await table.state()
     assert state["options"] == {"joker": True, "five_alike_full_house": False,
                                 "extra_bonus": False, "columns": 2, "timer": 120,
-                                "hints": False, "dice": "screen", "bot_takeover": True}
+                                "hints": False, "dice": "screen", "bot_takeover": True,
+                                "pace": "live", "turn_deadline_hours": 24}
     current = state["current"]
     assert (current["columns"], current["timer"]) == (2, 120)
     assert current["house_rules"] == {"joker": True, "five_alike_full_house": False,

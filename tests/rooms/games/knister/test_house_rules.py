@@ -118,7 +118,8 @@ async def test_a_match_of_three_sums_the_games_with_straights_worth_12(settings)
         anna, bram = room.players
         state = await room.state()
         assert state.options == {"match": 3, "straight_without_seven": 12, "timer": 0,
-                                 "dice": "screen", "bot_takeover": True}
+                                 "dice": "screen", "bot_takeover": True, "pace": "live",
+                                 "turn_deadline_hours": 24}
         seat_a, seat_b = (s.id for s in state.seats)
         await room.room_action(anna, "start")
         for number in (1, 2, 3):
