@@ -284,3 +284,36 @@ def test_order_puts_deadlines_first_and_keeps_twenty_finished() -> None:
     assert [g.code for g in listed.your_turn] == ["DUE", "NODUE"]
     assert [g.code for g in listed.waiting] == ["NEWER", "OLDER"]
     assert [g.code for g in listed.finished] == [f"F{i:02d}" for i in range(20)]
+
+
+def test_turn_counts_are_kept_a_few_seconds_per_player(database_url) -> None:
+    """``TurnCounts`` reads a player's count once per ``ttl`` (a move elsewhere shows within
+    it), keeps at most ``size`` players, and takes a count put by ``GET /games``."""
+    from app.rooms.your_games import TurnCounts
+
+    now = [0.0]
+    counts = TurnCounts(ttl=5, size=2, clock=lambda: now[0])
+
+    async def run() -> list[int]:
+        await seed(database_url, lambda session: add_room(
+            session, "ONE", [(ME, "active"), (BRAM, "active")],
+            waits={ME: utcnow() + timedelta(hours=1)}))
+        db = Database(database_url)
+        seen = []
+        try:
+            async with db.sessionmaker() as session:
+                seen.append(await counts.get(session, ME))
+                await session.execute(Room.__table__.update().values(turns=None))
+                await session.commit()
+                seen.append(await counts.get(session, ME))  # kept: still 1
+                now[0] = 5.1
+                seen.append(await counts.get(session, ME))  # read again: 0
+                counts.put(BRAM, 4)
+                counts.put(CARL, 2)  # the oldest (Anna) is dropped
+                assert ME not in counts._counts
+                seen.append(await counts.get(session, BRAM))
+        finally:
+            await db.dispose()
+        return seen
+
+    assert asyncio.run(run()) == [1, 1, 0, 4]
