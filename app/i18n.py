@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -201,6 +201,12 @@ def format_datetime(value: datetime | None) -> str:
     time = babel_dates.format_time(value, format="short", locale=locale)
     return str(locale.datetime_formats["medium"]).format(time, day)
 
+
+
+def format_timedelta(value: timedelta) -> str:
+    """A length of time rounded to its largest unit, the local way: ``5 hours`` (en),
+    ``5 uur`` (nl), ``5 Stunden`` (de); a negative one as its size."""
+    return babel_dates.format_timedelta(abs(value), locale=_locale(_current.get()))
 
 def _utc(value: datetime) -> datetime:
     """``value`` as an aware UTC datetime (naive values are UTC already: SQLite gives those)."""

@@ -42,6 +42,7 @@ from app.rooms.dice import DiceSource
 from app.rooms.games import require_registered
 from app.rooms.games.base import ActionError
 from app.rooms.service import RoomService
+from app.rooms.your_games import TurnCounts
 from app.settings import ROOT, Settings
 from app.store.db import Database
 from app.strategy.tables import StrategyTables
@@ -51,6 +52,7 @@ from app.web import bot_rooms, health, pages, pwa, socket
 from app.web import devices as device_routes
 from app.web import passkeys as passkey_routes
 from app.web import rooms as rooms_routes
+from app.web import your_games as your_games_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
 from app.web.ratelimit import RateLimits, SocketRates
@@ -187,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.revoked_devices = revoked_devices
     app.state.pusher = pusher
     app.state.scheduler = scheduler
+    app.state.turn_counts = TurnCounts()  # the header's "your turn" count per player
     app.state.limits = RateLimits(settings)
     app.state.socket_rates = SocketRates(settings)
 
@@ -202,6 +205,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(pages.router)
+    app.include_router(your_games_routes.router)
     app.include_router(health.router)
     app.include_router(knikkers_router)
     app.include_router(rooms_routes.router)

@@ -101,7 +101,9 @@ class TurnScheduler:
             self._wake.clear()
 
     def start(self) -> None:
-        """Run in the background until ``stop``."""
+        """Run in the background until ``stop`` (in the running event loop: an app started
+        again, as tests do, gets a fresh wake-up event)."""
+        self._wake = asyncio.Event()
         self._task = asyncio.ensure_future(self.run())
 
     async def stop(self) -> None:

@@ -64,7 +64,7 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # turn-based rooms only (``app.rooms.turns.Turns``, stored as JSON): the seats the game
     # waits for and turns missed; the earliest deadline and reminder still to act on
-    turns: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    turns: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     turn_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 

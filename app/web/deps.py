@@ -17,6 +17,7 @@ from app.live.hub import Hub
 from app.players.service import get_player
 from app.review.service import Reviews
 from app.rooms.service import RoomService
+from app.rooms.your_games import TurnCounts
 from app.settings import Settings
 from app.store.db import Database
 from app.store.models import Player
@@ -71,17 +72,26 @@ def get_guest_id(request: Request) -> str:
 
 
 async def get_current_player(
+    conn: HTTPConnection,
     db: Annotated[Database, Depends(get_db)],
     guest_id: Annotated[str, Depends(get_guest_id)],
 ) -> Player | None:
     """The guest's profile, or None while the guest has not chosen a name.
+
+    A named player's count of games waiting for them (the header's badge, ``TurnCounts``:
+    kept a few seconds per player) is read in the same session into
+    ``conn.state.your_turn_count`` (``your_turn_count`` gives it to the templates).
 
     Read in a session of its own, closed before the route runs: a request must never hold a
     pooled connection while it waits for another (the room service opens its own), or as
     many simultaneous requests as the pool has connections wait for each other until the pool
     times out (found by bench/soak.py: 32 room creations at once)."""
     async with db.sessionmaker() as session:
-        return await get_player(session, guest_id)
+        player = await get_player(session, guest_id)
+        counts: TurnCounts | None = getattr(conn.app.state, "turn_counts", None)
+        if player is not None and player.name and counts is not None:
+            conn.state.your_turn_count = await counts.get(session, guest_id)
+        return player
 
 
 def get_language(request: Request) -> str:

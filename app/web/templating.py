@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader
 from jinja2_fragments.fastapi import Jinja2Blocks
+from starlette.requests import HTTPConnection
 
 from app import i18n
 from app.rooms.bots.identity import GAMES as BOT_GAMES
@@ -34,6 +35,14 @@ def template_folders() -> list[Path]:
     return folders
 
 
+def your_turn_count(conn: HTTPConnection) -> int | None:
+    """The number of games waiting for the request's player (the header's badge), as
+    ``app.web.deps.get_current_player`` read it; None on a page that did not read it (no
+    player, no name yet, or a page without the player)."""
+    count = getattr(conn.state, "your_turn_count", None)
+    return count if isinstance(count, int) else None
+
+
 def make_templates() -> Jinja2Blocks:
     """Build the template renderer with gettext and the language helpers installed; its
     templates come from ``template_folders()``."""
@@ -47,6 +56,7 @@ def make_templates() -> Jinja2Blocks:
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
+    env.globals["your_turn_count"] = your_turn_count
     env.globals["game_label"] = labels.game_label
     env.globals["game_tagline"] = labels.game_tagline
     env.globals["game_picture_of"] = labels.game_picture_of
@@ -61,6 +71,7 @@ def make_templates() -> Jinja2Blocks:
     env.filters["decimal"] = i18n.format_decimal
     env.filters["date"] = i18n.format_date
     env.filters["datetime"] = i18n.format_datetime
+    env.filters["duration"] = i18n.format_timedelta  # {{ left|duration }}: "5 hours"
     env.filters["hyphenate"] = i18n.hyphenate
     env.globals["decimal"] = i18n.format_decimal
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]

@@ -347,10 +347,13 @@
 
   // Timers: count down to data-deadline (epoch ms, set by the server); data-deadline-text
   // is the translated sentence with {s} for the seconds left, or {mm:ss} for them as
-  // minutes and seconds (long timers).
+  // minutes and seconds (long timers). A data-deadline that is not a number (an ISO time:
+  // the rows of Your games) is no timer and is left alone.
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      var left = Math.max(0, Math.round((+el.getAttribute("data-deadline") - Date.now()) / 1000));
+      var at = +el.getAttribute("data-deadline");
+      if (!isFinite(at)) return;
+      var left = Math.max(0, Math.round((at - Date.now()) / 1000));
       var text = el.getAttribute("data-deadline-text");
       var mmss = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
       var out = el.querySelector("[data-timer-text]") || el;  // keep the icon beside it

@@ -38,3 +38,18 @@ def async_client(**kwargs: Any) -> httpx.AsyncClient:
     """``httpx.AsyncClient`` with the shared TLS context."""
     kwargs.setdefault("verify", TLS)
     return httpx.AsyncClient(**kwargs)
+
+
+def session_cookie(secret_key: str, player_id: str, device: str | None = None) -> str:
+    """The signed session cookie (``app.main.SESSION_COOKIE``'s value) of guest ``player_id``
+    (32 hex characters) on a server with ``secret_key``, as Starlette's ``SessionMiddleware``
+    makes it (base64 JSON signed by itsdangerous' ``TimestampSigner``); ``device``: the
+    session's device id (``app.players.devices``), else the server adds one."""
+    import base64
+    import json
+
+    from itsdangerous import TimestampSigner
+
+    session = {"pid": player_id, **({"dev": device} if device else {})}
+    data = base64.b64encode(json.dumps(session).encode("utf-8"))
+    return TimestampSigner(secret_key).sign(data).decode("utf-8")

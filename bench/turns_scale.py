@@ -1,0 +1,381 @@
+"""Scale of turn-based rooms (issue 27): "Your games" and the due-deadline scan on Postgres with
+10,000 players of 50 turn-based games each.
+
+``python bench/turns_scale.py`` creates the database ``knobel_bench_turns`` beside
+``--database-url``'s (migrated with Alembic) and, when it holds no players yet (or with
+``--reload``), bulk-loads it with COPY: ``--players`` players, each seated in ``--games``
+rooms of two seats (10,000 x 50 = 500,000 seats in 250,000 rooms, one running game each).
+Two thirds of the rooms wait for one of their two seats (so about a third of each player's
+games are "your turn"), deadlines spread over the next 3 days and ``--due`` of them already
+past; the other third waits for nobody. The database is KEPT for the next run (loading takes
+a minute or two); drop it with ``dropdb knobel_bench_turns`` or pass ``--reload``.
+
+Then it measures, and prints:
+
+- a fixed CPU micro-benchmark (the machine's speed reference, so numbers compare across
+  machines: ``bench/rooms_load.py`` has none) and the load average before and after;
+- (a) ``GET /games`` for random players through a real uvicorn server (production settings,
+  one process, started here and stopped by its pid at the end), with httpx and each player's
+  signed session cookie: p50/p95/p99 over ``--requests`` sequential requests after a warm-up;
+  goal p99 <= 20 ms. The same for ``GET /name`` (a page with the header's count, kept 5 s per
+  player by the server: mostly one query per page) as a comparison;
+- the two queries behind it in-process (``app.rooms.your_games``), without HTTP;
+- (b) the due-deadline scan, ``SELECT id, code FROM rooms WHERE turn_due_at <= now() ORDER BY
+  turn_due_at LIMIT 1000 FOR UPDATE SKIP LOCKED`` in a transaction (rolled back, so every round
+  finds the same rooms): ms per 1,000 due rooms; goal <= 10 ms. ``app.rooms.deadlines`` was not
+  on main when this was written: the statement is run as written here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.rooms_load import HIGH_LIMITS, ensure_database  # noqa: E402
+from tests.support.http import session_cookie  # noqa: E402
+
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/knobel_bench_turns"
+KINDS = ("kniffel", "knister", "yatzy", "kitkniff")
+SCAN = ("SELECT id, code FROM rooms WHERE turn_due_at <= now() "
+                    "ORDER BY turn_due_at LIMIT 1000 FOR UPDATE SKIP LOCKED")
+
+
+def player_id(i: int) -> str:
+    return f"{i:032x}"
+
+
+def device_id(i: int) -> str:
+    return f"{i + (1 << 100):032x}"
+
+
+def speed_reference() -> dict[str, float]:
+    """A fixed CPU micro-benchmark, best of 3: ms for 2,000,000 rounds of a pure-Python loop
+    and for SHA-256 over 64 MB."""
+    def loop() -> int:
+        total = 0
+        for i in range(2_000_000):
+            total += i * i % 7
+        return total
+
+    def sha() -> str:
+        block = b"k" * (1 << 20)
+        h = hashlib.sha256()
+        for _ in range(64):
+            h.update(block)
+        return h.hexdigest()
+
+    out = {}
+    for name, work in (("python loop 2M", loop), ("sha256 64 MB", sha)):
+        best = float("inf")
+        for _ in range(3):
+            t = time.perf_counter()
+            work()
+            best = min(best, time.perf_counter() - t)
+        out[name] = best * 1000
+    return out
+
+
+def percentiles(samples: list[float]) -> str:
+    s = sorted(samples)
+
+    def at(q: float) -> float:
+        return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+    return (f"n={len(s):5d}  p50 {at(.5):7.2f} ms  p95 {at(.95):7.2f} ms  "
+            f"p99 {at(.99):7.2f} ms  max {s[-1]:7.2f} ms  mean {statistics.fmean(s):7.2f} ms")
+
+
+# ----- the data --------------------------------------------------------------------------------
+
+
+def rows(players: int, games: int, due: int, now: datetime, seed: int = 27):
+    """The players, rooms, seats and games to COPY (see the module's docstring)."""
+    rnd = random.Random(seed)
+    assert games % 2 == 0 and players > games
+    room_count = players * games // 2
+    options = json.dumps({"pace": "turns", "turn_deadline_hours": 24})
+    player_rows = [(player_id(i), f"Player {i}", 5, now - timedelta(days=30))
+                   for i in range(players)]
+    device_rows = [(device_id(i), player_id(i), "Firefox", now, now) for i in range(players)]
+    past = set(rnd.sample(range(room_count), due))
+    room_rows, seat_rows, game_rows = [], [], []
+    for r in range(room_count):
+        block = r // players
+        a = r % players
+        b = (a + 1 + block * 37) % players  # each player once per block as the second seat
+        room_id, seat_a, seat_b = r + 1, 2 * r + 1, 2 * r + 2
+        created = now - timedelta(days=rnd.uniform(1, 14))
+        started = created + timedelta(minutes=rnd.uniform(1, 60))
+        pick = rnd.random()
+        waits: dict[str, dict] = {}
+        deadline = None
+        if pick < 2 / 3:
+            seat = seat_a if pick < 1 / 3 else seat_b
+            deadline = (now - timedelta(minutes=rnd.uniform(1, 120)) if r in past
+                        else now + timedelta(hours=rnd.uniform(0.05, 72)))
+            waits[str(seat)] = {"since": (deadline - timedelta(hours=24)).isoformat(),
+                                "due": deadline.isoformat(), "reminded": False}
+        turns = {"waits": waits, "missed": {str(seat_a): 0, str(seat_b): rnd.choice((0, 0, 1))}}
+        kind = KINDS[r % len(KINDS)]
+        code = f"T{r:07d}"
+        room_rows.append((room_id, code, kind, options, player_id(a), "playing", 10, created,
+                          json.dumps(turns), deadline,
+                          deadline - timedelta(hours=2) if deadline else None))
+        seat_rows.append((seat_a, room_id, player_id(a), 0, f"Player {a}", "active", True, created))
+        seat_rows.append((seat_b, room_id, player_id(b), 1, f"Player {b}", "active", True, created))
+        game_rows.append((room_id, room_id, 1, kind, "{}", json.dumps([seat_a, seat_b]),
+                          "playing", started))
+    return player_rows, device_rows, room_rows, seat_rows, game_rows
+
+
+async def load(url: str, players: int, games: int, due: int) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        have = await conn.fetchval("SELECT count(*) FROM players")
+        if have:
+            print(f"  database holds {have} players already: kept (--reload to load again)")
+            return
+        t = time.perf_counter()
+        now = datetime.now(UTC)
+        player_rows, device_rows, room_rows, seat_rows, game_rows = rows(players, games, due, now)
+        print(f"  generated {len(room_rows)} rooms, {len(seat_rows)} seats in "
+              f"{time.perf_counter() - t:.1f} s", flush=True)
+        t = time.perf_counter()
+        async with conn.transaction():
+            await conn.copy_records_to_table(
+                "players", records=player_rows,
+                columns=["id", "name", "knikkers_variant", "created_at"])
+            await conn.copy_records_to_table(
+                "devices", records=device_rows,
+                columns=["id", "player_id", "label", "created_at", "last_seen_at"])
+            await conn.copy_records_to_table(
+                "rooms", records=room_rows,
+                columns=["id", "code", "game", "options", "host_player_id", "status", "version",
+                         "created_at", "turns", "turn_due_at", "remind_at"])
+            await conn.copy_records_to_table(
+                "seats", records=seat_rows,
+                columns=["id", "room_id", "player_id", "position", "name", "status", "ready",
+                         "joined_at"])
+            await conn.copy_records_to_table(
+                "games", records=game_rows,
+                columns=["id", "room_id", "number", "kind", "options", "seat_ids", "status",
+                         "started_at"])
+            for table in ("rooms", "seats", "games"):
+                await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                                   f"(SELECT max(id) FROM {table}))")
+        print(f"  COPY took {time.perf_counter() - t:.1f} s", flush=True)
+        t = time.perf_counter()
+        await conn.execute("ANALYZE")
+        print(f"  ANALYZE took {time.perf_counter() - t:.1f} s", flush=True)
+    finally:
+        await conn.close()
+
+
+async def reset(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute("TRUNCATE players, devices, rooms, seats, games CASCADE")
+    finally:
+        await conn.close()
+
+
+class AppServer:
+    """uvicorn serving the app with production settings (one process) on a port of its own,
+    stopped by its pid. Not on a socket handed over with ``--fd`` as ``bench/rooms_load.py``
+    does: uvicorn takes such a socket for a Unix one (``socket.fromfd(fd, AF_UNIX, ...)``), so
+    asyncio never sets TCP_NODELAY on its connections and every response on a kept-alive
+    connection waits ~40 ms for the client's delayed ACK (GET /healthz: 48 ms instead of 1)."""
+
+    SECRET = "bench-" + "k" * 32
+
+    def __init__(self, database_url: str, workdir: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": self.SECRET,
+                    "VAR_DIR": str(workdir / "var"), "ENVIRONMENT": "production", **HIGH_LIMITS}
+        self.log = workdir / "app.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60.0) -> AppServer:
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+                 "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}: {self.log}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not start: {self.log}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+# ----- measurements ---------------------------------------------------------------------------
+
+
+def measure_page(base: str, secret: str, path: str, players: int, requests: int,
+                 warmup: int, seed: int) -> list[float]:
+    rnd = random.Random(seed)
+    samples: list[float] = []
+    with httpx.Client(base_url=base, timeout=10) as client:
+        for n in range(warmup + requests):
+            i = rnd.randrange(players)
+            cookie = session_cookie(secret, player_id(i), device_id(i))
+            t = time.perf_counter()
+            response = client.get(path, cookies={"knobel_session": cookie})
+            elapsed = (time.perf_counter() - t) * 1000
+            if response.status_code != 200:
+                raise RuntimeError(f"{path} answered {response.status_code}")
+            if n == 0 and path == "/games":
+                rows = response.text.count("data-game-row ")
+                print(f"  first page: {rows} rows, {len(response.content)} bytes")
+                assert rows == 50, rows
+            if n >= warmup:
+                samples.append(elapsed)
+    return samples
+
+
+async def measure_queries(url: str, players: int, rounds: int) -> None:
+    from app.rooms.your_games import your_games, your_turn_count
+    from app.store.db import Database
+
+    db = Database(url)
+    rnd = random.Random(7)
+    lists, counts = [], []
+    try:
+        for n in range(rounds + 50):
+            pid = player_id(rnd.randrange(players))
+            async with db.sessionmaker() as session:
+                t = time.perf_counter()
+                await your_games(session, pid, datetime.now(UTC))
+                a = (time.perf_counter() - t) * 1000
+                t = time.perf_counter()
+                await your_turn_count(session, pid)
+                b = (time.perf_counter() - t) * 1000
+            if n >= 50:
+                lists.append(a)
+                counts.append(b)
+    finally:
+        await db.dispose()
+    print(f"  your_games() (2 queries)       {percentiles(lists)}")
+    print(f"  your_turn_count() (1 query)    {percentiles(counts)}")
+
+
+async def measure_scan(url: str, rounds: int) -> None:
+    from sqlalchemy import text
+
+    from app.store.db import make_engine
+
+    engine = make_engine(url)
+    samples, raw, found = [], [], 0
+    try:
+        async with engine.connect() as conn:
+            plan = (await conn.execute(text("EXPLAIN " + SCAN))).scalars().all()
+            print("  plan: " + " / ".join(line.strip() for line in plan[:4]))
+            await conn.rollback()
+            for n in range(rounds + 5):
+                t = time.perf_counter()
+                async with conn.begin() as tx:
+                    got = (await conn.execute(text(SCAN))).all()
+                    elapsed = (time.perf_counter() - t) * 1000
+                    await tx.rollback()
+                if n >= 5:
+                    raw.append(elapsed)
+                    samples.append(elapsed * 1000 / max(1, len(got)))
+                    found = len(got)
+    finally:
+        await engine.dispose()
+    print(f"  rows per scan: {found}")
+    print(f"  due scan, ms per scan          {percentiles(raw)}")
+    print(f"  due scan, ms per 1,000 rooms   {percentiles(samples)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=DEFAULT_URL)
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=50, help="games per player (even)")
+    parser.add_argument("--due", type=int, default=4_500,
+                        help="rooms drawn to be past due (two thirds of them wait for a seat)")
+    parser.add_argument("--requests", type=int, default=2_000)
+    parser.add_argument("--warmup", type=int, default=200)
+    parser.add_argument("--scans", type=int, default=200)
+    parser.add_argument("--reload", action="store_true", help="empty and load the data again")
+    args = parser.parse_args(argv)
+
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("speed reference (best of 3): " + ", ".join(
+        f"{k} {v:.1f} ms" for k, v in speed_reference().items()))
+    url = ensure_database(args.database_url)
+    if args.reload:
+        asyncio.run(reset(url))
+    t = time.perf_counter()
+    asyncio.run(load(url, args.players, args.games, args.due))
+    print(f"data ready in {time.perf_counter() - t:.1f} s "
+          f"(kept in {url.rsplit('/', 1)[-1]} for the next run)")
+
+    print("in-process queries (app.rooms.your_games):")
+    asyncio.run(measure_queries(url, args.players, 1_000))
+
+    print("(b) the due-deadline scan:")
+    asyncio.run(measure_scan(url, args.scans))
+
+    workdir = Path(tempfile.mkdtemp(prefix="turns-scale-"))
+    server = AppServer(url, workdir).start()
+    try:
+        assert server.proc is not None
+        print(f"(a) uvicorn pid {server.proc.pid} at {server.url}:")
+        secret = server.SECRET
+        games = measure_page(server.url, secret, "/games", args.players, args.requests,
+                             args.warmup, 1)
+        print(f"  GET /games                     {percentiles(games)}")
+        name = measure_page(server.url, secret, "/name", args.players, args.requests,
+                            args.warmup, 2)
+        print(f"  GET /name (header count)       {percentiles(name)}")
+    finally:
+        server.stop()
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

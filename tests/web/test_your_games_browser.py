@@ -1,0 +1,85 @@
+""""Your games" in Debian Chromium on a 390 px phone: the rows in their order, the header's
+badge and the tab title's "(N)"; the header still fits the phone with the link and the
+badge, in every language; the notify-me section takes a state from push.js. SQLite only."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from app.clock import utcnow
+from app.main import SESSION_COOKIE
+from tests.support.browser import PHONE, screenshot
+from tests.support.http import session_cookie
+from tests.web.test_your_games import BRAM, CARL, ME, add_room, seed
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+
+def test_your_games_shows_the_rows_the_badge_and_the_count_in_the_title(server,
+                                                                        browser) -> None:
+    now = utcnow()
+
+    async def build(session) -> None:
+        both = [(ME, "active"), (BRAM, "active")]
+        await add_room(session, "LATER", both, waits={ME: now + timedelta(hours=20)})
+        await add_room(session, "SOON", both + [(CARL, "active")],
+                       waits={ME: now + timedelta(hours=2)})
+        await add_room(session, "THEIRS", both, waits={BRAM: now + timedelta(hours=1)},
+                       kind="knister")
+        await add_room(session, "LOBBY", both, status="lobby")
+
+    # Playwright's sync API runs an event loop in this thread: the seeding runs in another
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, seed(server.env["DATABASE_URL"], build)).result()
+    cookie = session_cookie(server.env["SECRET_KEY"], ME)
+    for lang in ("en-GB", "nl-NL", "de-DE"):
+        context = browser.new_context(locale=lang, viewport=PHONE, has_touch=True)
+        context.add_cookies([{"name": SESSION_COOKIE, "value": cookie, "url": server.url}])
+        page = context.new_page()
+        page.goto(server.url + "/games")
+        rows = page.locator("[data-game-row]")
+        expect(rows).to_have_count(4)
+        assert [rows.nth(i).get_attribute("data-room") for i in range(4)] == [
+            "SOON", "LATER", "LOBBY", "THEIRS"]
+        assert [rows.nth(i).get_attribute("data-your-turn") for i in range(4)] == [
+            "true", "true", "false", "false"]
+        assert page.title().startswith("(2) ")
+        # the ISO deadline is no countdown of the room pages' script (static/js/app.js)
+        page.wait_for_timeout(600)
+        expect(rows.first.locator(".game-state")).to_have_text(
+            {"en-GB": "Your turn: 2 hours left", "nl-NL": "Jouw beurt: nog 2 uur",
+             "de-DE": "Du bist dran: noch 2 Stunden"}[lang])
+        badge = page.locator(".topbar [data-your-turn-count]")
+        expect(badge).to_be_visible()
+        assert badge.get_attribute("data-your-turn-count") == "2"
+        assert badge.inner_text().startswith("2")
+        # the header fits the phone: nothing wider than the screen, the whole link shown
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > innerWidth + 0.5)
+            .map((el) => el.tagName + '.' + el.className + ' ' + el.textContent.slice(0, 30))
+            .concat([...document.querySelectorAll('.topbar > *')].map((el) =>
+                el.className + ':' + Math.round(el.getBoundingClientRect().width)))""")
+        assert width[0] <= width[1], (lang, width, wide)
+        box = page.locator(".your-games-link").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"], (lang, box)
+        name = page.locator(".topbar .whoami").bounding_box()
+        assert name is not None and name["width"] >= 40, (lang, name)  # "Anna" still shows
+        # push.js gave the notify-me section its state (headless: off, blocked or unsupported)
+        expect(page.locator("[data-push]")).to_have_attribute(
+            "data-push", re.compile(r"^(on|off|blocked|unsupported)$"))
+        if lang == "en-GB":
+            screenshot(page, "your-games-phone")
+            # one tap opens the room
+            rows.first.tap()
+            page.wait_for_url(f"{server.url}/r/SOON")
+            # every page's header carries the count; the tab title only on /games
+            expect(page.locator(".topbar [data-your-turn-count='2']")).to_be_visible()
+            assert not page.title().startswith("(")
+        context.close()
