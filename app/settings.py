@@ -5,7 +5,6 @@ Every variable is documented in README.md's configuration table.
 
 from __future__ import annotations
 
-import os
 import secrets
 from functools import cached_property
 from pathlib import Path
@@ -13,6 +12,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.var_files import create_once
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,14 +193,6 @@ class Settings(GameSettings):
 
 
 def _load_or_create_secret(path: Path) -> str:
-    """Read the secret in ``path``, creating it (32 random bytes, URL-safe) on first use."""
-    if path.exists():
-        value = path.read_text().strip()
-        if value:
-            return value
-    path.parent.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(value)
-    return value
+    """Read the secret in ``path``, creating it (32 random bytes, URL-safe) on first use; two
+    processes starting at once read the same one (``var_files.create_once``)."""
+    return create_once(path, lambda: secrets.token_urlsafe(32).encode()).decode().strip()

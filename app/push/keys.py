@@ -11,6 +11,8 @@ from pathlib import Path
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 
+from app.var_files import create_once
+
 
 def load_vapid(private_key: str, var_dir: Path) -> Vapid:
     """The VAPID key pair: from ``private_key`` when set (PEM text or base64url raw key),
@@ -19,15 +21,13 @@ def load_vapid(private_key: str, var_dir: Path) -> Vapid:
     if private_key.strip():
         return Vapid.from_string(private_key=private_key.strip())
     path = var_dir / "vapid_private.pem"
-    if path.exists():
-        return Vapid.from_file(private_key_file=str(path))
-    vapid = Vapid()
-    vapid.generate_keys()
-    var_dir.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".tmp")
-    partial.write_bytes(vapid.private_pem())
-    partial.chmod(0o600)
-    partial.replace(path)  # two processes starting at once: one file wins, both read it
+
+    def generate() -> bytes:
+        vapid = Vapid()
+        vapid.generate_keys()
+        return bytes(vapid.private_pem())
+
+    create_once(path, generate)  # two processes starting at once: both read the first
     return Vapid.from_file(private_key_file=str(path))
 
 

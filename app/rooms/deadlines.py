@@ -24,6 +24,7 @@ from sqlalchemy import select, update
 
 from app.store.db import Database
 from app.store.models import Room
+from app.store.retry import on_fresh_connection
 
 log = structlog.get_logger("knobel.deadlines")
 
@@ -49,12 +50,15 @@ async def take_due(db: Database, column: str, now: datetime, limit: int = ROUND,
     query = select(Room.id, Room.code).where(due <= now).order_by(due).limit(limit)
     if db.engine.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
-    async with db.sessionmaker() as session, session.begin():
-        rows = [(row.id, row.code) for row in await session.execute(query)]
-        if rows:
-            await session.execute(update(Room).where(Room.id.in_([r[0] for r in rows]))
-                                  .values({column: now + lease}))
-    return rows
+    async def take() -> list[tuple[int, str]]:
+        async with db.sessionmaker() as session, session.begin():
+            rows = [(row.id, row.code) for row in await session.execute(query)]
+            if rows:
+                await session.execute(update(Room).where(Room.id.in_([r[0] for r in rows]))
+                                      .values({column: now + lease}))
+        return rows
+
+    return await on_fresh_connection(take, "take_due")  # a pooled connection may have died
 
 
 class TurnScheduler:

@@ -26,7 +26,6 @@ from app.rooms.errors import Conflict, RoomError
 from app.rooms.game_actions import GameActions
 from app.rooms.games import GAMES, get_game
 from app.rooms.games.base import ActionError
-from app.rooms.memory import RoomMemory
 from app.rooms.pace import parse_pace
 from app.rooms.pass_and_play import acting_seat
 from app.rooms.repository import RoomRepository
@@ -34,6 +33,7 @@ from app.rooms.room_actions import ROOM_ACTIONS, RoomActions
 from app.rooms.rules import HOST_GRACE, check_basis, required_basis
 from app.rooms.state import RoomState
 from app.rooms.timers import Bots, RoomTimers
+from app.rooms.turn_rooms import TurnRooms
 from app.store.db import Database
 
 log = structlog.get_logger("knobel.rooms")
@@ -76,7 +76,7 @@ class Outcome:
     duplicate: bool = False
 
 
-class RoomService(RoomMemory):
+class RoomService(TurnRooms):
     """Creates rooms, seats players, and applies actions and timers to rooms, one at a time
     per room (the rooms it holds and their locks: ``RoomMemory``).
 
@@ -263,44 +263,6 @@ class RoomService(RoomMemory):
             return None
         log.info("host_handed_over", room=state.code, host=handoff[1].player_id)
         return await self.actions.set_room(state, None, host_player_id=handoff[1].player_id)
-
-    # ----- turn-based rooms (docs/rules.md, "Turn-based rooms") ------------------------------
-
-    async def settle_turns(self, code: str) -> None:
-        """Store room ``code``'s earliest turn deadline as its state has it (after the
-        deadline scheduler took the room and found nothing, or no more, to play; its lease
-        is replaced), unless the room moved on meanwhile (its write set it then)."""
-        async with self.lock(code):
-            try:
-                state = await self._fresh(code)
-            except RoomError:
-                return
-            await self.repo.set_turn_due(state)
-
-    async def came_back(self, code: str, player_id: str) -> None:
-        """``player_id`` opened turn-based room ``code``: a seat marked away (turns missed in
-        a row, ``turns.AWAY_AFTER``) is theirs again, its wait a full deadline from now.
-        Nothing happens for anyone else."""
-        state = self._rooms.get(code) or await self.current(code)
-        seat = state.seat_of(player_id) if state is not None else None
-        if state is None or seat is None or state.turns is None or \
-                not state.turns.away(seat.id):
-            return
-        async with self.lock(code):
-            for _ in range(3):
-                state = await self._fresh(code)
-                if state.turns is None or not state.turns.away(seat.id):
-                    return
-                try:
-                    version = await self.actions.back(state, seat.id)
-                except Conflict:
-                    self._drop(code)
-                    continue
-                break
-            else:
-                return
-        log.info("player_back", room=code, player=player_id)
-        await self.publish(code, version, None)
 
     async def play_out(self, code: str) -> int:
         """Test settings only (the ``/_test/rooms/<code>/finish`` route): play the running game

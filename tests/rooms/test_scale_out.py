@@ -261,9 +261,12 @@ async def test_a_postgres_restart_between_two_actions_is_invisible_on_both_proce
         await assert_pages_show(sockets, final, driver)
         await pair.stored_once(restartable_database_url, pair.acked)
         retries = [_logged(log, "db_retry") for log in pair.logs]
-        # each restart costs each process a failed statement (two if two were under way at
-        # that instant), each run again at once and with success on a fresh connection
-        assert [len(r) >= 2 for r in retries] == [True, True]
+        # each restart cuts off a statement of the process that takes the action next (its
+        # pooled connections died): run again at once, with success, on a fresh connection.
+        # The other process may or may not have had one under way (its reads are timed, and
+        # a pool emptied meanwhile has nothing to cut off): not counted per process (seen
+        # under load in CI: one process with a single retry)
+        assert sum(len(r) for r in retries) >= 2
         assert {e["attempt"] for r in retries for e in r} == {1}
         retries = [len(r) for r in retries]
         print(f"\nafter a Postgres restart: ack {timings[0][0] * 1000:.0f} / "
