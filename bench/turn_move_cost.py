@@ -60,7 +60,7 @@ async def play_game(service, kind: str, pace: str, n: int) -> tuple[list[float],
     if kind == "kniffel":
         boxes = ["chance", "ones", "twos", "threes", "fours", "fives", "sixes",
                  "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
-                 "large_straight", "kniffel"]
+                 "large_straight", "yahtzee"]
         used: dict[str, int] = {p: 0 for p in players}
         while True:
             state = await service.current(code)
