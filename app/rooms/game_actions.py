@@ -33,9 +33,9 @@ def next_turns(state: RoomState, now: datetime, acted: int | None, missed: int |
         return False
     if over or state.game_state is None:
         return None
-    awaited = state.plugin.awaiting(state.game_state)
-    return advance(state.turns or Turns(), awaited, now, deadline_hours(state.options),
-                   acted, missed)
+    plugin, game_state = state.plugin, state.game_state
+    return advance(state.turns or Turns(), plugin.awaiting(game_state),
+                   plugin.turn_key(game_state), now, deadline_hours(state.options), acted, missed)
 
 
 class GameActions:
@@ -127,10 +127,11 @@ class GameActions:
                 totals = plugin.totals(state.game_state) if over else None
                 records = await self.repo.records(state, totals) if totals is not None else []
                 turns = next_turns(state, now, acted, missed, over)
+                store = turns is not False and turns != state.turns  # else: as it was
                 await self.repo.append(state, event_rows(game.id, first_seq, events, action_id),
                                        totals, now, records, plugin.left_game(state.game_state),
-                                       turns=None if turns is False else turn_values(
-                                           turns, deadline_hours(state.options), now))
+                                       turns=turn_values(turns or None, deadline_hours(
+                                           state.options), now) if store else None)
         except BaseException:
             self.drop(state.code)
             raise

@@ -156,7 +156,7 @@ class RoomActions:
         turns = None
         if is_turn_based(state.options):  # the first turn's deadline starts now
             first = state.plugin.new_state(options, order, 0)
-            turns = self._turns(state, Turns(), state.plugin.awaiting(first))
+            turns = self._turns(state, Turns(), first)
         return await self.write(state, new_game(state, number, options, order),
                                 status="playing", action_id=action_id, reload=True,
                                 turns=turns)
@@ -169,11 +169,13 @@ class RoomActions:
         turns = turn_values(back(state.turns, seat_id, now, hours), hours, now)
         return await self.write(state, nothing, turns=turns, reload=True)
 
-    def _turns(self, state: RoomState, before: Turns, awaited: Any) -> TurnValues:
-        """The turn columns of turn-based room ``state`` once the game waits for
-        ``awaited`` (``turns.advance`` from ``before``, now)."""
-        now, hours = self.clock(), deadline_hours(state.options)
-        return turn_values(advance(before, awaited, now, hours), hours, now)
+    def _turns(self, state: RoomState, before: Turns, game_state: Any) -> TurnValues:
+        """The turn columns of turn-based room ``state`` once its game is at ``game_state``
+        (whom it waits for, in which turn: ``turns.advance`` from ``before``, now)."""
+        now, hours, plugin = self.clock(), deadline_hours(state.options), state.plugin
+        turns = advance(before, plugin.awaiting(game_state), plugin.turn_key(game_state), now,
+                        hours)
+        return turn_values(turns, hours, now)
 
     async def remove(self, state: RoomState, seat_id: int, status: str,
                      action_id: str | None) -> int:
@@ -202,7 +204,7 @@ class RoomActions:
                 before = state.turns or Turns()
                 before = Turns(before.waits, {s: n for s, n in before.missed.items()
                                               if s != seat_id})
-                turns = self._turns(state, before, state.plugin.awaiting(after_events))
+                turns = self._turns(state, before, after_events)
         work = seat_gone(state.id, seat_id, status, host, rows)
         version = await self.write(state, work, action_id=action_id, turns=turns)
         after = await self.reload(state.code)

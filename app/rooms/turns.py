@@ -2,8 +2,9 @@
 rooms"). Pure: no database, no clock of its own.
 
 A seat the game waits for (its plug-in's ``awaiting``) has a ``Wait``: ``since`` it began
-(the commit that made the seat awaited, or the seat's own latest action) and its deadline
-``due`` (``since`` + the room's turn deadline; at once for a seat marked away). When the
+(the commit that made the seat awaited in this turn: the plug-in's ``turn_key`` names the
+turn) and its deadline ``due`` (``since`` + the room's turn deadline; at once for a seat
+marked away). A commit that changes nothing of it (a roll within a turn) stores nothing. When the
 deadline passes a bot plays that turn, which counts as missed; three missed in a row mark
 the seat away (``AWAY_AFTER``) until its player is back (their own action, or opening the
 room). Stored as ``rooms.turns`` (JSON) with the earliest deadline in ``rooms.turn_due_at``
@@ -39,11 +40,13 @@ class Wait:
 
 @dataclass
 class Turns:
-    """A turn-based room's waits (seat id -> ``Wait``) and each seat's turns missed in a row
-    (seat id -> count; absent: 0)."""
+    """A turn-based room's waits (seat id -> ``Wait``), each seat's turns missed in a row
+    (seat id -> count; absent: 0) and the ``turn`` they belong to (the plug-in's
+    ``turn_key``)."""
 
     waits: dict[int, Wait] = field(default_factory=dict)
     missed: dict[int, int] = field(default_factory=dict)
+    turn: int = 0
 
     def away(self, seat: int) -> bool:
         """Whether ``seat`` missed ``AWAY_AFTER`` turns in a row (the bot plays for it)."""
@@ -70,7 +73,8 @@ class Turns:
         {"<seat>": n}}`` (ISO 8601 UTC)."""
         return {"waits": {str(s): {"since": w.since.isoformat(), "due": w.due.isoformat()}
                           for s, w in sorted(self.waits.items())},
-                "missed": {str(s): n for s, n in sorted(self.missed.items()) if n}}
+                "missed": {str(s): n for s, n in sorted(self.missed.items()) if n},
+                "turn": self.turn}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> Turns:
@@ -79,7 +83,8 @@ class Turns:
         waits = {int(s): Wait(as_utc(datetime.fromisoformat(w["since"])),
                               as_utc(datetime.fromisoformat(w["due"])))
                  for s, w in (data.get("waits") or {}).items()}
-        return cls(waits, {int(s): int(n) for s, n in (data.get("missed") or {}).items()})
+        return cls(waits, {int(s): int(n) for s, n in (data.get("missed") or {}).items()},
+                   int(data.get("turn") or 0))
 
 
 def reminder_at(wait: Wait, hours: int) -> datetime:
@@ -89,27 +94,29 @@ def reminder_at(wait: Wait, hours: int) -> datetime:
     return wait.due - lead
 
 
-def advance(before: Turns, awaited: Collection[int], now: datetime, hours: int,
+def advance(before: Turns, awaited: Collection[int], turn: int, now: datetime, hours: int,
             acted: int | None = None, missed: int | None = None) -> Turns:
     """The room's turns after a commit at ``now``: ``awaited`` are the seats the game waits
-    for after it (the plug-in's ``awaiting``); ``acted``: the seat whose own player acted in
-    it (its missed count starts again, and so does its wait if it still has one); ``missed``:
-    the seat a bot played for because its deadline had passed (its count goes up once, when
-    the commit ends its wait). ``hours``: the room's turn deadline.
+    for after it (the plug-in's ``awaiting``) in turn ``turn`` (its ``turn_key``); ``acted``:
+    the seat whose own player acted in it (its missed count starts again); ``missed``: the
+    seat a bot played for because its deadline had passed (its count goes up once, when the
+    commit ends its wait). ``hours``: the room's turn deadline.
 
-    A seat still awaited keeps its wait unless it acted; a newly awaited seat waits from
-    ``now``, until ``now`` + ``hours`` (or ``now`` when it is away)."""
-    counts = dict(before.missed)
+    Within the same turn a seat still awaited keeps its wait; in a new turn, or when newly
+    awaited, a seat waits from ``now``, until ``now`` + ``hours`` (or ``now`` when it is
+    away)."""
+    counts = {seat: n for seat, n in before.missed.items() if n}  # as stored: no zeros
     if acted is not None:
         counts.pop(acted, None)
+    same_turn = turn == before.turn
     ended = missed is not None and missed in before.waits and (
-        missed not in awaited or missed == acted)
+        missed not in awaited or not same_turn)
     if ended and missed is not None:
         counts[missed] = counts.get(missed, 0) + 1
-    turns = Turns({}, counts)
+    turns = Turns({}, counts, turn)
     for seat in awaited:
-        kept = before.waits.get(seat)
-        if kept is not None and seat != acted and not (ended and seat == missed):
+        kept = before.waits.get(seat) if same_turn else None
+        if kept is not None:
             turns.waits[seat] = kept
         else:
             due = now if turns.away(seat) else now + timedelta(hours=hours)
@@ -124,4 +131,4 @@ def back(before: Turns, seat: int, now: datetime, hours: int) -> Turns:
     waits = dict(before.waits)
     if seat in waits:
         waits[seat] = Wait(now, now + timedelta(hours=hours))
-    return Turns(waits, counts)
+    return Turns(waits, counts, before.turn)

@@ -188,7 +188,9 @@ async def test_knister_rolls_by_itself_in_a_turn_based_room(database_url: str) -
         room.load([3, 4, 5, 6])
         await room.room_action(anna, "start")
         for _ in range(100):  # the first roll comes by itself (the room's timer, due now)
-            state = await room.state()
+            # as committed (the service's own state shows a roll's events while it is being
+            # written: read it back from the database)
+            state = await room.state(fresh=True)
             if state.game_state.roll_pending:
                 break
             await asyncio.sleep(0.02)

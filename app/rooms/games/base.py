@@ -289,6 +289,10 @@ class GamePlugin(Protocol):
         """The seats the game waits for now, in the order it wants them (empty when it waits
         for nobody in particular, or is over)."""
 
+    def turn_key(self, state: Any) -> int:
+        """A number that changes whenever the game moves on to a new turn (a turn-based
+        room's waits then start again, ``app.rooms.turns``); the same within one turn."""
+
     def remove_seat(self, state: Any, seat_id: int) -> list[Event]:
         """Events taking ``seat_id`` out of a running game (host removed it or it left)."""
 

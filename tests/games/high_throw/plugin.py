@@ -101,6 +101,10 @@ class HighThrowGame:
         """The seat that throws next; none once the game is over."""
         return [] if state.roller is None else [state.roller]
 
+    def turn_key(self, state: ThrowState) -> int:
+        """The number of throws: each throw ends a turn."""
+        return len(state.throws)
+
     def remove_seat(self, state: ThrowState, seat_id: int) -> list[Event]:
         """A ``leave`` event while ``seat_id`` is still in a running game, else nothing."""
         if seat_id in state.active and not state.over:

@@ -164,6 +164,10 @@ class KniffelGame(ViewsFromModule):
 
     awaiting = staticmethod(entry.awaiting)  # the seats the game waits for now
 
+    def turn_key(self, state: KniffelState) -> int:
+        """The current turn's number (``turn_no``): rolls and holds stay within it."""
+        return state.turn_no
+
     def is_over(self, state: KniffelState) -> bool:
         """True when every column of every active seat is full (or nobody is left)."""
         return state.over

@@ -88,6 +88,10 @@ class KnikkersRaceGame(ViewsFromModule):
         """Nobody in particular: every board moves at once."""
         return []
 
+    def turn_key(self, state: RaceState) -> int:
+        """Always 0: a race has no turns (and is never turn-based)."""
+        return 0
+
     def default_options(self) -> dict[str, Any]:
         """Variant "5 op een rij", no time limit."""
         return {"variant": 5, "time_limit": 0}

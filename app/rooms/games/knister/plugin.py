@@ -170,6 +170,10 @@ class KnisterGame(ViewsFromModule):
         return timers.on_timer(state, table, now, dice)
 
     awaiting = staticmethod(view.awaiting)  # the seats the game waits for now
+
+    def turn_key(self, state: KnisterState) -> int:
+        """The number of rolls so far: each roll is a new turn for everyone."""
+        return len(state.rolls)
     def is_over(self, state: KnisterState) -> bool:
         """True after 25 rolls all placed (or when nobody is left)."""
         return view.is_over(state)
