@@ -148,11 +148,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if bots is not None:
             bots.start()
         recorder.start()
-        pushing = asyncio.create_task(pusher.run())
+        pusher.start()
         scheduler.start()
         yield
         await scheduler.stop()
-        pushing.cancel()
+        await pusher.stop()
         if freezer:
             freezer.cancel()
         await recorder.close()

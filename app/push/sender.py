@@ -26,6 +26,7 @@ from sqlalchemy import delete, select
 from app.clock import utcnow
 from app.push.models import PushDelivery, PushSubscription
 from app.store.db import Database
+from app.store.periodic import Periodic
 
 log = structlog.get_logger("knobel.push")
 MAX_ATTEMPTS = 8
@@ -55,25 +56,24 @@ class PushSender:
         self.subject = subject
         self.clock = clock
         self.interval = interval
-        self._wake = asyncio.Event()
+        self._rounds = Periodic(self._send_all, interval, "push")
 
     def wake(self) -> None:
         """Send due rows now (after a push was queued)."""
-        self._wake.set()
+        self._rounds.wake()
 
-    async def run(self) -> None:
-        """Send due rows until cancelled; a failing round is logged and the next one tried."""
-        while True:
-            try:
-                while await self.send_due():
-                    pass
-            except Exception:
-                log.exception("push round failed")
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.interval)
-            except TimeoutError:
-                pass
-            self._wake.clear()
+    async def _send_all(self) -> None:
+        while await self.send_due():
+            pass
+
+    def start(self) -> None:
+        """Send due rows in the background until ``stop`` (``Periodic``: a failing round is
+        logged and the next one tried)."""
+        self._rounds.start()
+
+    async def stop(self) -> None:
+        """Stop after the current round."""
+        await self._rounds.stop()
 
     async def send_due(self) -> int:
         """One round: post up to ``ROUND`` due rows; returns how many were handled (sent,

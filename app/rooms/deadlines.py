@@ -13,8 +13,6 @@ memory per room: an unwatched room is only read when something is due.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,6 +22,7 @@ from sqlalchemy import select, update
 
 from app.store.db import Database
 from app.store.models import Room
+from app.store.periodic import Periodic
 from app.store.retry import on_fresh_connection
 
 log = structlog.get_logger("knobel.deadlines")
@@ -69,13 +68,11 @@ class TurnScheduler:
     def __init__(self, db: Database, clock: Callable[[], datetime], play: Handle,
                  notify: Handle, interval: float = 5.0) -> None:
         self.db, self.clock, self.play, self.notify = db, clock, play, notify
-        self.interval = interval
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._rounds = Periodic(self.round, interval, "deadlines")
 
     def wake(self) -> None:
         """Run a round now (the test clock moved, a room changed)."""
-        self._wake.set()
+        self._rounds.wake()
 
     async def round(self) -> int:
         """One round: handle every room due now; returns how many rooms were taken for a
@@ -93,27 +90,10 @@ class TurnScheduler:
                     break
         return taken
 
-    async def run(self) -> None:
-        """Rounds until cancelled; a failing round (the database away) is logged."""
-        while True:
-            try:
-                await self.round()
-            except Exception:
-                log.exception("deadline_round_failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.interval)
-            self._wake.clear()
-
     def start(self) -> None:
-        """Run in the background until ``stop`` (in the running event loop: an app started
-        again, as tests do, gets a fresh wake-up event)."""
-        self._wake = asyncio.Event()
-        self._task = asyncio.ensure_future(self.run())
+        """Run rounds in the background until ``stop`` (``Periodic``)."""
+        self._rounds.start()
 
     async def stop(self) -> None:
-        """Stop the background rounds."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Stop after the current round."""
+        await self._rounds.stop()
