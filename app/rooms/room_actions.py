@@ -162,8 +162,7 @@ class RoomActions:
                                 turns=turns)
 
     async def back(self, state: RoomState, seat_id: int) -> int:
-        """Seat ``seat_id`` of turn-based room ``state`` is no longer away
-        (``turns.back``); returns the new version."""
+        """Seat ``seat_id`` of turn-based ``state`` is not away now; the new version."""
         assert state.turns is not None
         now, hours = self.clock(), deadline_hours(state.options)
         turns = turn_values(back(state.turns, seat_id, now, hours), hours, now)
@@ -173,9 +172,8 @@ class RoomActions:
         """The turn columns of turn-based room ``state`` once its game is at ``game_state``
         (whom it waits for, in which turn: ``turns.advance`` from ``before``, now)."""
         now, hours, plugin = self.clock(), deadline_hours(state.options), state.plugin
-        turns = advance(before, plugin.awaiting(game_state), plugin.turn_key(game_state), now,
-                        hours)
-        return turn_values(turns, hours, now)
+        return turn_values(advance(before, plugin.awaiting(game_state),
+                                   plugin.turn_key(game_state), now, hours), hours, now)
 
     async def remove(self, state: RoomState, seat_id: int, status: str,
                      action_id: str | None) -> int:
