@@ -107,10 +107,13 @@ class RoomTimers:
             if not turn_based:
                 state.away_due = state.plugin.away_deadlines(state.game_state, table, now)
             dues.append(state.plugin.deadline(state.game_state, table, now))
+        if turn_based:  # a seat away for missed turns: the bot plays its turns at once
+            state.taken_over = {s.id for s in state.active_seats
+                                if state.turns is not None and state.turns.away(s.id)}
         if self.bots is not None:
-            if waiting or turn_based:
+            if waiting:
                 state.taken_over = set()
-            else:
+            elif not turn_based:
                 dues.append(self.bots.mark(state, self._presence_table(state), now))
             self.bots.watch(state)
         state.host_handoff = None if turn_based else self.handoff(state, now)

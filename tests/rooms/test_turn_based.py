@@ -164,6 +164,7 @@ async def test_three_missed_turns_mark_a_seat_away_until_the_player_is_back(
             await rounds.round()
         state = await room.state()
         assert state.turns.missed[bram_seat] == AWAY_AFTER and state.turns.away(bram_seat)
+        assert state.taken_over == {bram_seat}  # shown: "a bot plays for now"
         # away: Bram's next turn is due as soon as it begins, played in the next round
         await kniffel_turn(room, anna)
         state = await room.state()
@@ -173,8 +174,9 @@ async def test_three_missed_turns_mark_a_seat_away_until_the_player_is_back(
         assert (await room.state()).turns.missed[bram_seat] == AWAY_AFTER + 1
         # Bram opens the room: back, with a full deadline once his turn comes
         await room.service.came_back(room.code, bram)
-        state = await room.state(fresh=True)
+        state = await room.state()
         assert not state.turns.away(bram_seat) and bram_seat not in state.turns.missed
+        assert state.taken_over == set()
         await kniffel_turn(room, anna)
         state = await room.state()
         assert state.turns.waits[bram_seat].due == clock.now + timedelta(hours=1)
