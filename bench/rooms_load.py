@@ -187,14 +187,19 @@ class Server:
         return self.ready in self.log.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        stop_process(self.proc)
         self.sock.close()
+
+
+def stop_process(proc: subprocess.Popen | None) -> None:
+    """Stop a server this script started, by its own pid: SIGTERM, then SIGKILL after 15 s."""
+    if proc and proc.poll() is None:
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(10)
 
 
 def app_server(database_url: str, workdir: Path, sock: socket.socket,

@@ -35,7 +35,6 @@ import hashlib
 import json
 import os
 import random
-import signal
 import socket
 import statistics
 import subprocess
@@ -50,7 +49,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.rooms_load import HIGH_LIMITS, ensure_database  # noqa: E402
+from bench.rooms_load import HIGH_LIMITS, ensure_database, stop_process  # noqa: E402
 from tests.support.http import session_cookie  # noqa: E402
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/knobel_bench_turns"
@@ -241,13 +240,7 @@ class AppServer:
         raise RuntimeError(f"the server did not start: {self.log}")
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        stop_process(self.proc)
 
 
 # ----- measurements ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import wait_css
+from tests.support.browser import virtual_authenticator, wait_css
 from tests.support.page_fixtures import browser, server  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
@@ -19,12 +19,7 @@ def test_a_passkey_brings_a_cleared_browser_back_as_the_same_player(server, brow
     site = server.url.replace("127.0.0.1", "localhost")
     context = browser.new_context()
     page = context.new_page()
-    devtools = context.new_cdp_session(page)
-    devtools.send("WebAuthn.enable")
-    devtools.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-        "hasUserVerification": True, "isUserVerified": True,
-        "automaticPresenceSimulation": True}})
+    virtual_authenticator(context, page)
     page.goto(site + "/name")
     page.fill("input[name=name]", "Dora")
     page.click("form[action='/name'] button[type=submit]")

@@ -8,7 +8,10 @@ Knister's next roll coming by itself.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -60,6 +63,15 @@ async def room_row(service: RoomService, code: str) -> Room:
 BOXES = ("chance", "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind")
 
 
+@asynccontextmanager
+async def started_kniffel(database_url: str, clock: Clock) -> AsyncIterator[Any]:
+    """A turn-based Kniffel room of Anna and Bram (1 h deadline) on ``clock``, started."""
+    async with service_room(database_url, "kniffel", ["Anna", "Bram"], options=TURNS,
+                            clock=clock) as room:
+        await room.room_action(room.players[0], "start")
+        yield room
+
+
 async def kniffel_turn(room, player: str) -> None:
     """``player`` rolls once and scores the first open box of ``BOXES``."""
     room.load([1, 2, 3, 3, 4])
@@ -95,10 +107,8 @@ async def test_the_pace_option_is_checked(database_url: str) -> None:
 async def test_each_move_stores_whom_the_table_waits_for_and_the_bot_plays_a_missed_turn_once(
         database_url: str) -> None:
     clock = Clock()
-    async with service_room(database_url, "kniffel", ["Anna", "Bram"], options=TURNS,
-                            clock=clock) as room:
+    async with started_kniffel(database_url, clock) as room:
         anna, bram = room.players
-        await room.room_action(anna, "start")
         state = await room.state()
         first = state.seat_of(anna).id if state.game_state.current == \
             state.seat_of(anna).id else state.seat_of(bram).id
@@ -144,10 +154,8 @@ async def test_each_move_stores_whom_the_table_waits_for_and_the_bot_plays_a_mis
 async def test_three_missed_turns_mark_a_seat_away_until_the_player_is_back(
         database_url: str) -> None:
     clock = Clock()
-    async with service_room(database_url, "kniffel", ["Anna", "Bram"], options=TURNS,
-                            clock=clock) as room:
+    async with started_kniffel(database_url, clock) as room:
         anna, bram = room.players
-        await room.room_action(anna, "start")
         rounds = scheduler(room.service, clock)
         state = await room.state()
         bram_seat = state.seat_of(bram).id
@@ -258,10 +266,8 @@ async def test_a_live_room_stores_no_turns(database_url: str) -> None:
 
 async def test_refused_moves_of_a_turn_based_room_change_nothing(database_url: str) -> None:
     clock = Clock()
-    async with service_room(database_url, "kniffel", ["Anna", "Bram"], options=TURNS,
-                            clock=clock) as room:
+    async with started_kniffel(database_url, clock) as room:
         anna, bram = room.players
-        await room.room_action(anna, "start")
         before = await room_row(room.service, room.code)
         state = await room.state()
         waiting = bram if state.game_state.current == state.seat_of(anna).id else anna

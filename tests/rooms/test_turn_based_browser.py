@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import http
-from tests.support.browser import PHONE, score_box, wait_css
+from tests.support.browser import PHONE, score_box, virtual_authenticator, wait_css
 from tests.support.page_fixtures import browser, server  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -57,12 +57,7 @@ def test_a_turn_based_room_over_days_on_three_devices(server, browser) -> None: 
     anna_ctx, bram_ctx, third_ctx = (
         browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True) for _ in range(3))
     anna, bram = anna_ctx.new_page(), bram_ctx.new_page()
-    devtools = anna_ctx.new_cdp_session(anna)
-    devtools.send("WebAuthn.enable")
-    devtools.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-        "hasUserVerification": True, "isUserVerified": True,
-        "automaticPresenceSimulation": True}})
+    virtual_authenticator(anna_ctx, anna)
 
     anna.goto(site + "/rooms/new")
     anna.select_option("select[name=game]", "kniffel")

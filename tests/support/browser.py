@@ -247,3 +247,15 @@ def sqlite_server(folder: Path) -> Iterator[object]:
     dbs.migrate(url)
     with ServerProcess(server_env_for(url, folder), log=folder / "server.log") as proc:
         yield proc
+
+
+def virtual_authenticator(context, page) -> None:
+    """Give ``page`` of ``context`` Chromium's virtual authenticator (DevTools
+    ``WebAuthn.addVirtualAuthenticator``): a platform authenticator that holds passkeys and
+    says yes at once (user present and verified)."""
+    devtools = context.new_cdp_session(page)
+    devtools.send("WebAuthn.enable")
+    devtools.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})
