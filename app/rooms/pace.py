@@ -21,8 +21,8 @@ def parse_pace(form: dict[str, Any], options: dict[str, Any], turn_based: bool
     ``form`` (absent: live, 24 h), for a game whose plug-in is ``turn_based`` (otherwise
     always live). ``options``: the game's options parsed from the same form; a turn-based
     room has no seconds timer (its ``timer`` becomes 0) and no real dice (they need everyone
-    at one table). Raises ``OptionError`` naming ``pace`` or ``turn_deadline_hours`` for a
-    value not offered, and ``pace`` for turns with real dice."""
+    at one table: its ``dice`` become ``screen``; the lobby hides both then). Raises
+    ``OptionError`` naming ``pace`` or ``turn_deadline_hours`` for a value not offered."""
     raw = form.get("pace", "live")
     if isinstance(raw, list | tuple):
         raw = raw[-1] if raw else "live"
@@ -32,8 +32,8 @@ def parse_pace(form: dict[str, Any], options: dict[str, Any], turn_based: bool
     chosen = parse_int_options(form, {"turn_deadline_hours": DEFAULT_DEADLINE_HOURS},
                                (("turn_deadline_hours", DEADLINE_HOURS),))
     if pace == "turns":
-        if options.get("dice", "screen") != "screen":
-            raise OptionError("pace")
+        if "dice" in options:
+            options["dice"] = "screen"
         if "timer" in options:
             options["timer"] = 0
     return {"pace": pace, **chosen}

@@ -109,7 +109,7 @@ async def create_room(
     name: Annotated[str, Form(max_length=200)] = "",
     group: Annotated[str, Form(max_length=32)] = "",
     pace: Annotated[str, Form(max_length=8)] = "live",
-    turn_deadline_hours: Annotated[int, Form()] = DEFAULT_DEADLINE_HOURS,
+    turn_deadline_hours: Annotated[str, Form(max_length=8)] = str(DEFAULT_DEADLINE_HOURS),
 ):
     """Create a room of ``game`` hosted by the visitor (seated as ``name``) and open it,
     played at ``pace`` (``live`` or ``turns``, with ``turn_deadline_hours`` 1, 12, 24 or
@@ -119,9 +119,10 @@ async def create_room(
     if group:
         await check_group(get_db(request), group, guest_id)  # GroupError: 404
     cleaned, error = seat_name(name, player)
+    hours = int(turn_deadline_hours) if turn_deadline_hours.strip().isdigit() else 0
     if game not in GAMES:
         error = _("Unknown game.")
-    elif pace not in PACES or turn_deadline_hours not in DEADLINE_HOURS:
+    elif pace not in PACES or hours not in DEADLINE_HOURS:
         error = _("Choose a pace and a turn deadline from the list.")
     elif pace == "turns" and not GAMES[game].turn_based:
         error = _("This game is played live only.")
@@ -130,10 +131,10 @@ async def create_room(
             request, "rooms/new.html",
             {"player": player, "games": list(GAMES), "error": error, "value": name,
              "game": game, "group_code": group, "pace": pace,
-             "deadline": turn_deadline_hours}, status_code=422)
+             "deadline": hours}, status_code=422)
     request.app.state.limits.hit("create_room", request)
-    options = ({"pace": pace, "turn_deadline_hours": turn_deadline_hours}
-               if pace != "live" or turn_deadline_hours != DEFAULT_DEADLINE_HOURS else None)
+    options = ({"pace": pace, "turn_deadline_hours": hours}
+               if pace != "live" or hours != DEFAULT_DEADLINE_HOURS else None)
     code = await get_rooms(request).create_room(guest_id, cleaned, game, options)
     if group:
         await open_for_group(get_db(request), group, code, guest_id)

@@ -130,7 +130,9 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
         outcome = await service.act(conn.code, conn.player_id, data)
     except KnobelError as exc:
         conn.send(error_message(conn.lang, exc, action_id))
-        if exc.code == "stale":  # the page was behind: show it the table as it is now
+        # the page was behind, or its options form holds a value the room refused (the
+        # host's select would keep showing it): show it the table as it is now
+        if exc.code in ("stale", "bad_option"):
             await hub.send_snapshot(conn)
         return
     except Exception:  # e.g. the database is unreachable: nothing was committed

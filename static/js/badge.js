@@ -1,11 +1,39 @@
-// The installed app's badge (Badging API) shows how many games wait for the player's turn:
-// the header's [data-your-turn-count] carries the number on every page that read it (a page
-// without the element leaves the badge as it is). Browsers without the API do nothing.
+// The header's count of games waiting for the player's turn ([data-your-turn-count], read
+// with the page) and the installed app's badge (Badging API; browsers without it: none).
+// On a turn-based room's page the count follows the room live: its turn panel
+// ([data-my-turn]) adds this room while it waits for the player (a fresh user's finding:
+// the count stayed as the page was loaded while turns came and went).
 (function () {
   "use strict";
   const count = document.querySelector("[data-your-turn-count]");
-  if (!count || !("setAppBadge" in navigator) || !("clearAppBadge" in navigator)) return;
-  const n = parseInt(count.dataset.yourTurnCount, 10) || 0;
-  const done = n > 0 ? navigator.setAppBadge(n) : navigator.clearAppBadge();
-  if (done && done.catch) done.catch(() => {});  // not installed, or not allowed: no badge
+  if (!count) return;
+  const badging = "setAppBadge" in navigator && "clearAppBadge" in navigator;
+
+  function show(n) {
+    count.dataset.yourTurnCount = String(n);
+    count.hidden = n <= 0;
+    const number = count.querySelector("[data-turn-count-number]");
+    const label = count.querySelector("[data-turn-count-label]");
+    if (number) number.textContent = String(n);
+    if (label) label.textContent = " " + (n === 1 ? count.dataset.one : count.dataset.many);
+    if (!badging) return;
+    const done = n > 0 ? navigator.setAppBadge(n) : navigator.clearAppBadge();
+    if (done && done.catch) done.catch(() => {});  // not installed, or not allowed: no badge
+  }
+  function mineHere() {
+    const panel = document.querySelector("#live .turn[data-my-turn]");
+    return !!panel && panel.getAttribute("data-my-turn") === "true";
+  }
+
+  const loaded = parseInt(count.dataset.yourTurnCount, 10) || 0;
+  let others = null;  // the games waiting elsewhere, on a turn-based room's page
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.querySelector(".room-page[data-pace='turns']")) {
+      others = Math.max(0, loaded - (mineHere() ? 1 : 0));
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (others !== null) show(others + (mineHere() ? 1 : 0));
+  });
+  show(loaded);
 })();

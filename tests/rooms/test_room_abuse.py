@@ -8,7 +8,7 @@ import json
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from tests.support.players import Guest, SocketClosed
+from tests.support.players import Guest, SocketClosed, wait_for
 
 pytestmark = [pytest.mark.server, pytest.mark.one_backend]
 
@@ -107,9 +107,15 @@ async def test_only_the_host_starts_and_removes(server) -> None:
     assert (await b.act("options", timer="30")).code == "not_host"
     await _unchanged(anna, code, before)
     assert (await a.act("options", timer="30", match="3")).ok
+    shown = len(a.fragments)
     assert (await a.act("options", timer="45")).code == "bad_option"
     state = await anna.state(code)
     assert state["options"]["timer"] == 30 and state["options"]["match"] == 3
+    # the host's page is sent the table as it is (a trial found the host's select kept
+    # showing the refused value): its options form shows 30 again
+    await wait_for(lambda: any('data-option="timer"' in f for f in a.fragments[shown:]))
+    form = next(f for f in a.fragments[shown:] if 'data-option="timer"' in f)
+    assert '<option value="30" selected>' in form
 
 
 async def test_host_leaving_passes_the_host_role_on(server) -> None:

@@ -146,3 +146,27 @@ def test_room_codes_cannot_be_enumerated_cheaply(client, settings) -> None:
         misses = [c.get(f"/r/{'A' * 15}{i}").status_code for i in range(6)]
         assert misses == [404] * 5 + [429]
         assert c.get(f"/r/{code}").status_code == 429  # even a real code, once over
+
+
+def test_the_new_room_form_takes_a_pace_and_refuses_bad_ones_with_the_form(client) -> None:
+    """Turn-based rooms from the new-room form (issue 27); a fresh-user trial found a bare
+    400 page for a deadline that is not a number, and the pace choice lost on the form."""
+    made = client.post("/rooms", data={"game": "kniffel", "name": "Anna", "pace": "turns",
+                                       "turn_deadline_hours": "72"}, follow_redirects=False)
+    assert made.status_code == 303
+    code = made.headers["location"].rsplit("/", 1)[1]
+    options = client.get(f"/r/{code}/state.json").json()["options"]
+    assert (options["pace"], options["turn_deadline_hours"]) == ("turns", 72)
+    for pace, hours in (("turns", "abc"), ("turns", "-3"), ("turns", "99999999"),
+                        ("forever", "24"), ("turns", "5")):
+        page = client.post("/rooms", data={"game": "kniffel", "name": "Anna", "pace": pace,
+                                           "turn_deadline_hours": hours},
+                           headers={"accept-language": "en"})
+        assert page.status_code == 422, (pace, hours)
+        assert "Choose a pace and a turn deadline from the list." in page.text
+        checked = 'value="turns" checked' in page.text
+        assert checked == (pace == "turns"), (pace, hours)  # the choice is kept
+        assert '<option value="24" selected>' in page.text  # a bad deadline: the default
+    race = client.post("/rooms", data={"game": "knikkers_race", "name": "Anna",
+                                       "pace": "turns"}, headers={"accept-language": "en"})
+    assert race.status_code == 422 and "This game is played live only." in race.text

@@ -89,12 +89,13 @@ async def test_the_pace_option_is_checked(database_url: str) -> None:
     async with service_room(database_url, "kniffel", ["Anna", "Bram"]) as room:
         host = room.players[0]
         await room.room_action(host, "options", pace="turns", turn_deadline_hours="12",
-                               timer="60")
+                               timer="60", dice="real")
         options = (await room.state()).options
-        assert (options["pace"], options["turn_deadline_hours"], options["timer"]) == (
-            "turns", 12, 0)  # a turn-based room has no seconds timer
+        # a turn-based room has no seconds timer and no real dice
+        assert (options["pace"], options["turn_deadline_hours"], options["timer"],
+                options["dice"]) == ("turns", 12, 0, "screen")
         for bad in ({"pace": "slow"}, {"pace": "turns", "turn_deadline_hours": "5"},
-                    {"pace": "turns", "dice": "real"}):
+                    {"pace": "turns", "turn_deadline_hours": "abc"}):
             with pytest.raises(ActionError) as refused:
                 await room.room_action(host, "options", **bad)
             assert refused.value.code == "bad_option"

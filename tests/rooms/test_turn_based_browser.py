@@ -92,6 +92,9 @@ def test_a_turn_based_room_over_days_on_three_devices(server, browser) -> None: 
         pages[mover].locator(f"[data-game-row][data-room='{code}']").click()
         wait_css(pages[mover], "#live[data-status='playing']")
         _play_turn(server, pages[mover], code, boxes[mover].pop(0))
+        # the header's count follows the room without a reload (a fresh user's finding)
+        expect(pages[mover].locator(".topbar [data-your-turn-count]")).to_have_attribute(
+            "data-your-turn-count", "0")
         _advance(server, DAY)
 
     # a device link signs a third browser in as Anna, who plays her next turn there

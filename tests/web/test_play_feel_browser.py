@@ -254,13 +254,13 @@ def test_guests_see_read_only_options_and_the_host_removes_only_where_useful(
     # plain text, not disabled controls that look editable: each option and its value
     expect(bram.locator("#live .options select, #live .options input")).to_have_count(0)
     shown = bram.locator("#live .options [data-option-ro]")
-    # match, straight, timer, dice, pace, turn deadline, bot takes over, chat
-    expect(shown).to_have_count(8)
+    # match, straight, timer, dice, pace, bot takes over, chat (the turn deadline only when
+    # the pace is "turns")
+    expect(shown).to_have_count(7)
     for name, text in (("match", "Match: 1 game"), ("straight_without_seven",
                        "Straight without a 7: 10 points"), ("timer", "Placement timer: off"),
                        ("dice", "Dice: on screen"),
                        ("pace", "Pace: Live: everyone at the table now"),
-                       ("turn_deadline_hours", "Turn deadline: 24 hours"),
                        ("bot_takeover", "A bot plays for a player who is away, until they "
                                         "are back: on")):
         expect(bram.locator(f"[data-option-ro={name}]")).to_contain_text(text)

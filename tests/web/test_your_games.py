@@ -133,7 +133,7 @@ def test_your_turn_first_by_deadline_then_the_others_then_finished(client, setti
     ]
     text = page.text
     assert "<title>(3) Your games · Knobel</title>" in text
-    assert 'data-your-turn-count="3">3<' in text
+    assert 'data-your-turn-count="3"' in text and "<span data-turn-count-number>3<" in text
     assert "Your turn: 1 hour left" in text and "Your turn: 5 hours left" in text
     assert "Your turn: the time is up" in text
     assert text.count("data-away") == 1  # missed three turns: a bot plays for Anna in LATE
@@ -143,7 +143,7 @@ def test_your_turn_first_by_deadline_then_the_others_then_finished(client, setti
     assert "js/push.js" in text and "data-push-enable" in text and "data-push-disable" in text
     home = client.get("/", headers={"accept-language": "en"}).text
     assert "js/push.js" not in home and "js/badge.js" in home
-    assert 'data-your-turn-count="3">3<' in home
+    assert 'data-your-turn-count="3"' in home and "<span data-turn-count-number>3<" in home
 
 
 def test_the_page_speaks_the_players_language(client, settings) -> None:
@@ -240,12 +240,13 @@ def test_the_header_counts_the_games_waiting_on_every_page(client, settings) -> 
     as_me(client, settings)
     for path in ("/", "/groups", "/rooms/new", "/name"):
         text = client.get(path).text
-        assert re.search(r'<span class="turn-count" data-your-turn-count="2">2<', text), path
+        assert re.search(r'<span class="turn-count" data-your-turn-count="2"[^>]*>'
+                         r'<span data-turn-count-number>2<', text), path
         assert 'href="/games"' in text
     client.cookies.clear()
     client.cookies.set(SESSION_COOKIE, session_cookie(settings.secret_key, CARL))
     text = client.get("/").text
-    assert 'data-your-turn-count="0" hidden>' in text  # Carl: nothing waits for him
+    assert 'data-your-turn-count="0" hidden' in text  # Carl: nothing waits for him
 
 
 @pytest.mark.parametrize("query", ["", "?x", "?x=%00&page=-1&sort=%3Cscript%3E", "?" + "a" * 3000])
@@ -261,7 +262,7 @@ def test_a_named_player_without_games_sees_the_empty_page(client, settings) -> N
     asyncio.run(seed(settings.database_url, lambda session: asyncio.sleep(0)))
     as_me(client, settings)
     text = client.get("/games?junk=1").text
-    assert "data-games-empty" in text and 'data-your-turn-count="0" hidden>' in text
+    assert "data-games-empty" in text and 'data-your-turn-count="0" hidden' in text
 
 
 @pytest.mark.parametrize("turns", [None, [], "x", {}, {"waits": []}, {"waits": {"7": "soon"}},
