@@ -117,7 +117,10 @@ def _frame(state: RoomState, online: frozenset[str], shared: Shared) -> dict[str
     handoff = ((_epoch_ms(state.host_handoff[0]), state.host_handoff[1].id)
                if state.host_handoff else None)
     away_key, taken_over = tuple(sorted(away_due.items())), tuple(sorted(state.taken_over))
-    key = (state.version, online, away_key, handoff, taken_over)
+    # a turn-based room: each awaited seat's deadline (shown in the reader's time zone)
+    turn_due = tuple(sorted((seat, wait.due.isoformat())
+                            for seat, wait in state.turns.waits.items())) if state.turns else ()
+    key = (state.version, online, away_key, handoff, taken_over, turn_due)
     cached = shared.frame
     if cached is not None and cached[0] == key:
         frame: dict[str, Any] = cached[1]
@@ -148,6 +151,7 @@ def _frame(state: RoomState, online: frozenset[str], shared: Shared) -> dict[str
         "away_key": away_key,
         "handoff": handoff,
         "taken_over": taken_over,
+        "turn_due": turn_due,
         "version_part": Part("live-version", ("version", state.version, state.status),
                              "live_version", (state.version, state.status, page_basis(state))),
         "seats_key": tuple((s.id, s.label, s.player_id == state.host_player_id,
@@ -195,9 +199,10 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
     room_parts = [
         frame["version_part"],
         Part("seats", ("seats", frame["seats_key"], viewer_id, is_host, state.status,
-                       frame["away_key"], handoff, frame["taken_over"]),
+                       frame["away_key"], handoff, frame["taken_over"], frame["turn_due"]),
              "seats_list", (frame["seats"], state.host_player_id, viewer_id, is_host,
-                            online_seats, state.status, away_due, handoff, state.taken_over)),
+                            online_seats, state.status, away_due, handoff, state.taken_over,
+                            dict(frame["turn_due"]))),
         Part("acting-for", ("acting-for", proxy, labels.get(proxy) if proxy else None),
              "acting_for", (proxy, labels.get(proxy) if proxy else None)),
     ]

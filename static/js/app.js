@@ -365,6 +365,22 @@
   document.addEventListener("htmx:wsAfterMessage", tick);
   document.addEventListener("DOMContentLoaded", tick);
 
+  // Moments in the reader's own time zone and language: <time datetime=ISO data-local-time>
+  // with data-local-text, the translated sentence with {time} (a turn-based room's
+  // deadlines: "turn until Mon 14:00"); the server wrote UTC as the fallback.
+  function localTimes() {
+    var lang = document.documentElement.lang || undefined;
+    var format = new Intl.DateTimeFormat(lang, { weekday: "short", hour: "2-digit", minute: "2-digit" });
+    document.querySelectorAll("time[data-local-time]:not([data-localised])").forEach(function (el) {
+      var at = new Date(el.getAttribute("datetime"));
+      if (isNaN(at.getTime())) return;
+      el.textContent = (el.getAttribute("data-local-text") || "{time}").replace("{time}", format.format(at));
+      el.setAttribute("data-localised", "");
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", localTimes);
+  document.addEventListener("DOMContentLoaded", localTimes);
+
   // Once the game has started, fold the invitation panel away (it can be opened again).
   var lastStatus = null;
   document.addEventListener("htmx:wsAfterMessage", function () {

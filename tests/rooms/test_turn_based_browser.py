@@ -9,6 +9,8 @@ refuse an IP address for passkeys). One server and one browser for the module (S
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -91,6 +93,9 @@ def test_a_turn_based_room_over_days_on_three_devices(server, browser) -> None: 
             "data-your-turn-count", "1")
         pages[mover].locator(f"[data-game-row][data-room='{code}']").click()
         wait_css(pages[mover], "#live[data-status='playing']")
+        # the room shows the deadline at the seat on turn, in the reader's time zone
+        expect(pages[mover].locator("#live .seat.me [data-turn-due] time")).to_have_text(
+            re.compile(r"^turn until \w+ \d\d:\d\d"))
         _play_turn(server, pages[mover], code, boxes[mover].pop(0))
         # the header's count follows the room without a reload (a fresh user's finding)
         expect(pages[mover].locator(".topbar [data-your-turn-count]")).to_have_attribute(
