@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc
@@ -37,8 +37,9 @@ class YourGame:
     ``playing``, ``finished``); ``your_turn`` when the table waits for the player's seat, then
     ``deadline`` (aware UTC; None when the room's turns name none); ``away`` when the
     player's seat missed ``AWAY_AFTER`` turns in a row; ``others``: the other active seats'
-    names in seat order; ``active``: when the room was last active (its latest game's start or
-    end, else its creation); ``turn_based``: the room keeps turns (``rooms.turns`` set)."""
+    names in seat order; ``active``: when the room was last active (a finished room: its
+    game's end; a turn-based room: its latest wait's start; else its creation);
+    ``turn_based``: the room keeps turns (``rooms.turns`` set)."""
 
     code: str
     kind: str
@@ -77,6 +78,15 @@ def _moment(value: Any) -> datetime | None:
         return None
 
 
+def latest_since(turns: Any) -> datetime | None:
+    """The latest start of a wait in ``rooms.turns`` (its last move), None without one."""
+    waits = turns.get("waits") if isinstance(turns, dict) else None
+    if not isinstance(waits, dict):
+        return None
+    moments = [_moment(w.get("since")) for w in waits.values() if isinstance(w, dict)]
+    return max((m for m in moments if m is not None), default=None)
+
+
 def turn_of(turns: Any, seat_id: int) -> tuple[bool, datetime | None, bool]:
     """What ``rooms.turns`` says about seat ``seat_id``: ``(waits for it, its deadline,
     away)``. Tolerates any shape (a live room's NULL or JSON null, a missing key): a table
@@ -109,14 +119,14 @@ def order(games: list[YourGame], limit_finished: int = FINISHED_LIMIT) -> YourGa
 async def your_games(session: AsyncSession, player_id: str, now: datetime) -> YourGames:
     """The rooms of "Your games" for ``player_id`` at ``now`` (aware UTC): every room where
     the player has an active seat that is in its waiting room or playing, and those finished
-    within ``FINISHED_DAYS`` (at most ``FINISHED_LIMIT``). Two queries."""
-    started = (select(func.max(Game.started_at)).where(Game.room_id == Room.id)
-               .correlate(Room).scalar_subquery())
+    within ``FINISHED_DAYS`` (at most ``FINISHED_LIMIT``). Two queries; the games table is
+    read only for finished rooms (the list's cost is the pages it reads: a player's 50 rooms
+    are 50 places on disk)."""
     ended = (select(func.max(Game.finished_at)).where(Game.room_id == Room.id)
              .correlate(Room).scalar_subquery())
     rows: Sequence[Any] = (await session.execute(
         select(Room.id, Room.code, Room.game, Room.status, Room.turns, Room.created_at,
-               Seat.id, started, ended)
+               Seat.id, case((Room.status == "finished", ended)))
         .join(Seat, Seat.room_id == Room.id)
         .where(Seat.player_id == player_id, Seat.status == "active",
                or_(Room.status.in_(("lobby", "playing")),
@@ -132,9 +142,9 @@ async def your_games(session: AsyncSession, player_id: str, now: datetime) -> Yo
             .order_by(Seat.room_id, Seat.position)):
         names.setdefault(room_id, []).append(name)
     games = []
-    for room_id, code, kind, status, turns, created, seat_id, start, end in rows:
+    for room_id, code, kind, status, turns, created, seat_id, end in rows:
         waits, due, away = turn_of(turns, seat_id)
-        moments = [m for m in (as_utc(created), as_utc(start), as_utc(end)) if m is not None]
+        moments = [m for m in (as_utc(created), latest_since(turns)) if m is not None]
         games.append(YourGame(
             code=code, kind=kind, status=status, your_turn=waits and status == "playing",
             deadline=due, away=away, turn_based=isinstance(turns, dict),

@@ -80,6 +80,8 @@ class Seat(Base):
     __table_args__ = (
         UniqueConstraint("room_id", "player_id", name="uq_seats_room_player"),
         UniqueConstraint("room_id", "position", name="uq_seats_room_position"),
+        # "Your games" reads a player's seats from this index alone (migration r003)
+        Index("ix_seats_player_room", "player_id", "status", "room_id", "id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
