@@ -45,8 +45,10 @@ def test_your_games_shows_the_rows_the_badge_and_the_count_in_the_title(server,
         page.goto(server.url + "/games")
         rows = page.locator("[data-game-row]")
         expect(rows).to_have_count(4)
+        # then the others, latest activity first: THEIRS' last move an hour ago, the
+        # waiting room made a day ago
         assert [rows.nth(i).get_attribute("data-room") for i in range(4)] == [
-            "SOON", "LATER", "LOBBY", "THEIRS"]
+            "SOON", "LATER", "THEIRS", "LOBBY"]
         assert [rows.nth(i).get_attribute("data-your-turn") for i in range(4)] == [
             "true", "true", "false", "false"]
         assert page.title().startswith("(2) ")
