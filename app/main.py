@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings()
     require_registered(settings.extra_games)
-    configure_logging(settings.json_logs)
+    configure_logging(settings.json_logs, settings.log_level)
     db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow,
                   settings.db_pool_timeout)
 

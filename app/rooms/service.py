@@ -41,6 +41,10 @@ log = structlog.get_logger("knobel.rooms")
 Publish = Callable[[str, int, str | None], Awaitable[None]]
 """``publish(code, version, delta)``: announce a committed room version; ``delta`` is the
 encoded ``app.rooms.delta.Delta`` of a game action (None for any other change)."""
+SLOW_ACTION = 0.05
+"""Seconds: an action that took longer (its lock, database write and announcement) is logged
+at warning; every other action's line is at debug."""
+
 MAX_ACTION_ID = 64
 
 
@@ -208,8 +212,12 @@ class RoomService(TurnRooms):
         if duplicate is not None:  # announced again: the first try may have committed without
             await self.publish(code, version, None)  # being announced (a reload, not a fold)
             return duplicate
-        log.info("action", room=code, player=player_id, type=kind, version=version,
-                 ms=round((time.perf_counter() - started) * 1000, 1))
+        took = time.perf_counter() - started
+        # one line per action only at debug (issue 28: nothing per action a batch does
+        # better); a slow one always
+        (log.warning if took > SLOW_ACTION else log.debug)(
+            "action", room=code, player=player_id, type=kind, version=version,
+            ms=round(took * 1000, 1))
         await self.publish(code, version, self.delta_of(code, version))
         return Outcome(version)
 
