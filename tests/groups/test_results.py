@@ -60,7 +60,7 @@ def test_the_season_table_counts_members_shared_wins_and_kniffels(database_url):
     async def check(db, session, group_id, games):
         rows = await table(session, group_id, "kniffel", MONTH)
         got = {r.name: (r.games, r.wins, round(r.rank, 3), round(r.score, 2), r.best,
-                        r.kniffels, r.accuracy) for r in rows}
+                        r.feats, r.accuracy) for r in rows}
         assert got == {
             "Anna": (3, 2, 1.667, 220.0, 250, 3, None),   # ranks 1, 3, 1 (G3 shared)
             "Bram": (3, 1, 1.667, 216.67, 230, 0, None),  # ranks 2, 2, 1
@@ -93,10 +93,17 @@ def test_head_to_head_counts_who_finished_ahead(database_url):
 
 def test_records_and_game_list(database_url):
     async def check(db, session, group_id, games):
-        found = {r.what: (r.value, r.name, r.code, r.number)
-                 for r in await history.records(session, group_id, MONTH)}
-        assert found == {"knister_score": (55, "Carl", "ROOMCODEGROUP001", 4),
-                         "kniffels": (2, "Anna", "ROOMCODEGROUP001", 3)}
+        knister = await history.records(session, group_id, MONTH, "knister")
+        assert {w: (r.value, r.name, r.code, r.number) for w, r in knister.items()} == {
+            "score": (55, "Carl", "ROOMCODEGROUP001", 4)}  # Anna's 40 is lower
+        kniffel = await history.records(session, group_id, MONTH, "kniffel")
+        # the bot's 300 in G2 is no member's; Anna's 250 of G1; two Kniffels in G3
+        assert {w: (r.value, r.name, r.number) for w, r in kniffel.items()} == {
+            "score": (250, "Anna", 1), "feats": (2, "Anna", 3)}
+        whole = await history.records(session, group_id, ALL, "kniffel")
+        # all time: Bram's 300 of October's G5 beats November's 250
+        assert {w: (r.value, r.name, r.number) for w, r in whole.items()} == {
+            "score": (300, "Bram", 5), "feats": (2, "Anna", 3)}
         listed = await history.games(session, group_id, MONTH)
         assert [g.number for g in listed] == [4, 3, 2, 1]
         assert listed[2].places == [(1, "Bot Eva", 300), (2, "Bram", 220), (3, "Anna", 180)]
@@ -191,8 +198,8 @@ def test_accuracy_from_the_analysis_counts_in_the_table_and_records(database_url
             async with db.sessionmaker() as session:
                 rows = {r.name: r.accuracy for r in await table(session, group_id, "kniffel",
                                                                    MONTH)}
-                found = {r.what: (r.value, r.name, r.number)
-                         for r in await history.records(session, group_id, MONTH)}
+                found = {what: (r.value, r.name, r.number) for what, r in
+                         (await history.records(session, group_id, MONTH, "kniffel")).items()}
         finally:
             await db.dispose()
         assert rows == {"Anna": 85.0, "Bram": 70.0}
