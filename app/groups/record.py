@@ -174,9 +174,8 @@ async def record_game(session: AsyncSession, game_id: int) -> Game | None:
     link = await session.get(GroupRoom, game.room_id)
     if link is not None and totals:
         await _group_results(session, game, link.group_id, seats, totals)
-    await rate_game(session, game.kind, "all", by_player)
-    if link is not None:
-        await rate_game(session, game.kind, f"g{link.group_id}", by_player)
+    await rate_game(session, game.kind,
+                    ["all"] + ([f"g{link.group_id}"] if link is not None else []), by_player)
     return game
 
 
