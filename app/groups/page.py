@@ -139,8 +139,9 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
                        {m.player_id: m.name for m in everyone})
     global_ratings = await with_ratings(session, group, view.kind, rows)
     a, b = view.a or viewer, view.b
+    known = {m.player_id for m in everyone}
     pair = None
-    if b and a != b:
+    if b and a != b and a in known and b in known:  # anyone else: no comparison
         pair = await history.head_to_head(session, group.id, view.kind, view.season, a, b)
     records, games, series = await _history(session, group, view.kind, view.season, viewer)
     shown = counted(view.kind)

@@ -15,39 +15,17 @@ from app.groups.record import Recorder
 from app.groups.seasons import season
 from app.groups.table import sort_rows, table
 from app.store.db import Database
-from tests.groups.games import ANNA, BOT, BRAM, CARL, T0, add_game, add_night, make_group
+from tests.groups.games import ANNA, BOT, BRAM, CARL, T0, add_game, known_games, make_group
 
 MONTH = season("2026-11", T0)
 ALL = season("all", T0)
-
-
-async def _fixture(db: Database) -> tuple[int, list[int]]:
-    """G5 (October) A 100 B 300; G1 A 250 B 200 C 200 (A throws one Kniffel); G2 A 180
-    B 220 bot 300; G3 A 230 B 230 (A throws two); G4 Knister A 40 C 55. A night runs over
-    G3 and G4. Every game recorded in the order it finished."""
-    group_id, room = await make_group(db)
-    await add_night(db, group_id, T0 + timedelta(hours=1, minutes=30), T0 + timedelta(hours=4))
-    games = [
-        await add_game(db, room, 5, "kniffel", {ANNA: 100, BRAM: 300}, T0 - timedelta(days=30)),
-        await add_game(db, room, 1, "kniffel", {ANNA: 250, BRAM: 200, CARL: 200}, T0,
-                       thrown={ANNA: 1}),
-        await add_game(db, room, 2, "kniffel", {ANNA: 180, BRAM: 220, BOT: 300},
-                       T0 + timedelta(hours=1)),
-        await add_game(db, room, 3, "kniffel", {ANNA: 230, BRAM: 230}, T0 + timedelta(hours=2),
-                       thrown={ANNA: 2}),
-        await add_game(db, room, 4, "knister", {ANNA: 40, CARL: 55}, T0 + timedelta(hours=3)),
-    ]
-    recorder = Recorder(db)
-    for game_id in games:
-        assert await recorder.record(game_id) is True
-    return group_id, games
 
 
 def _run(database_url, check):
     async def run():
         db = Database(database_url)
         try:
-            group_id, games = await _fixture(db)
+            group_id, games = await known_games(db)
             async with db.sessionmaker() as session:
                 await check(db, session, group_id, games)
         finally:
