@@ -12,13 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.clock import as_utc
-from app.groups.models import GroupResult
+from app.groups.models import GroupGame, GroupRecord, GroupResult
 from app.groups.seasons import Season
 from app.groups.table import in_season
-from app.rooms.state import MAX_SEATS
 
 RECENT_GAMES = 50  # games listed on the group page
-
 
 
 @dataclass
@@ -63,9 +61,9 @@ async def head_to_head(session: AsyncSession, group_id: int, kind: str, season: 
 
 @dataclass
 class Record:
-    """One of the group's records: ``what`` (``knister_score``, ``kniffels``,
-    ``accuracy``), its ``value``, who set it (``name``) and in which game (``code``,
-    ``number``, ``kind``, ``finished_at``)."""
+    """One of the group's records in a game kind: ``what`` (``score``, ``feats``,
+    ``accuracy``: ``app.groups.bests``), its ``value``, who set it (``name``) and in which
+    game (``code``, ``number``, ``kind``, ``finished_at``)."""
 
     what: str
     value: int
@@ -76,30 +74,24 @@ class Record:
     finished_at: datetime
 
 
-RECORDS = (("knister_score", GroupResult.score, GroupResult.kind == "knister"),
-           ("kniffels", GroupResult.kniffels, GroupResult.kniffels > 0),
-           ("accuracy", GroupResult.accuracy, GroupResult.accuracy.is_not(None)))
-
-
-async def records(session: AsyncSession, group_id: int, season: Season) -> list[Record]:
-    """The group's records in ``season`` among members: highest Knister score, most Kniffels
-    in one game, best accuracy (the earliest game holds a record on a tie); missing ones are
-    left out. One statement each, led by its index (``ix_group_results_score``,
-    ``_kniffels``, ``_accuracy``)."""
-    found: list[Record] = []
-    for what, column, condition in RECORDS:
-        query = in_season(
-            select(GroupResult)
-            .where(GroupResult.group_id == group_id, GroupResult.member.is_(True), condition)
-            .order_by(column.desc(), GroupResult.finished_at, GroupResult.game_id).limit(1),
-            season)
-        result = (await session.execute(query)).scalar_one_or_none()
-        if result is not None:
-            value = {"knister_score": result.score, "kniffels": result.kniffels,
-                     "accuracy": result.accuracy}[what]
-            found.append(Record(what, int(value or 0), result.name, result.code,
-                                result.number, result.kind, as_utc(result.finished_at)))
-    return found
+async def records(session: AsyncSession, group_id: int, season: Season,
+                  kind: str) -> dict[str, Record]:
+    """The group's records among members in ``kind`` and ``season`` by ``what`` (those
+    never set left out; the earlier game holds a record on a tie): one statement over the
+    kept best of each month (``group_records``)."""
+    query = (select(GroupRecord.what, GroupRecord.value, GroupRecord.name, GroupRecord.code,
+                    GroupRecord.number, GroupRecord.finished_at, GroupRecord.game_id)
+             .where(GroupRecord.group_id == group_id, GroupRecord.kind == kind))
+    if season.start is not None:
+        query = query.where(GroupRecord.month == season.start.date())
+    best: dict[str, tuple] = {}
+    for what, value, name, code, number, finished_at, game_id in \
+            await session.execute(query):
+        key = (-value, as_utc(finished_at), game_id)
+        if what not in best or key < best[what][0]:
+            best[what] = (key, Record(what, int(value), name, code, number, kind,
+                                      as_utc(finished_at)))
+    return {what: found for what, (_, found) in best.items()}
 
 
 @dataclass
@@ -115,30 +107,19 @@ class PlayedGame:
 
 
 async def games(session: AsyncSession, group_id: int, season: Season,
-                kind: str | None = None, limit: int = RECENT_GAMES) -> list[PlayedGame]:
-    """The group's latest ``limit`` games in ``season`` (of ``kind`` when given), newest
-    first. Reads the newest ``limit`` x ``MAX_SEATS`` results along the index
-    ``ix_group_results_recent`` (a game has at most that many seats)."""
-    latest = in_season(
-        select(GroupResult.game_id).where(GroupResult.group_id == group_id)
-        .order_by(GroupResult.finished_at.desc(), GroupResult.game_id.desc())
-        .limit(limit * MAX_SEATS), season)
-    if kind is not None:
-        latest = latest.where(GroupResult.kind == kind)
-    ids: list[int] = list(dict.fromkeys((await session.execute(latest)).scalars()))[:limit]
-    rows: Any = await session.execute(  # columns, not ORM objects: up to 300 rows a page
-        select(GroupResult.game_id, GroupResult.kind, GroupResult.finished_at,
-               GroupResult.code, GroupResult.number, GroupResult.rank, GroupResult.name,
-               GroupResult.score).where(GroupResult.game_id.in_(ids)))
-    by_game: dict[int, PlayedGame] = {}
-    for game_id, kind_, finished_at, code, number, rank, name, score in rows:
-        game = by_game.get(game_id)
-        if game is None:
-            game = by_game[game_id] = PlayedGame(kind_, as_utc(finished_at), code, number, [])
-        game.places.append((rank, name, score))
-    for game in by_game.values():
-        game.places.sort()
-    return [by_game[i] for i in ids if i in by_game]
+                limit: int = RECENT_GAMES) -> list[PlayedGame]:
+    """The group's latest ``limit`` games in ``season``, newest first: one statement along
+    ``ix_group_games_recent`` (``group_games``: a row per game with its places)."""
+    query = (select(GroupGame.kind, GroupGame.finished_at, GroupGame.code, GroupGame.number,
+                    GroupGame.places).where(GroupGame.group_id == group_id)
+             .order_by(GroupGame.finished_at.desc(), GroupGame.game_id.desc()).limit(limit))
+    if season.start is not None:
+        query = query.where(GroupGame.finished_at >= season.start)
+    if season.end is not None:
+        query = query.where(GroupGame.finished_at < season.end)
+    rows: Any = await session.execute(query)
+    return [PlayedGame(kind, as_utc(at), code, number, [tuple(p) for p in places])
+            for kind, at, code, number, places in rows]
 
 
 async def score_series(session: AsyncSession, group_id: int, kind: str, season: Season,

@@ -8,6 +8,7 @@ game of a group's room and seated player, written once when the game is recorded
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -87,7 +88,8 @@ class GroupResult(Base):
     ``rank``: 1 + the number of seats with a higher total (a shared first place is a win for
     each, ``won``); ``players``: seats in the game; ``member``: a person who was a member when
     the game was recorded (bots and guests from outside are never members, but their seats
-    count for ranks); ``kniffels``: five of a kind thrown (Kniffel family, else 0);
+    count for ranks); ``feats``: what the game counts beyond points (``GameRecords.feats``:
+    Kniffels thrown in the Kniffel family; 0 for a game without a feat);
     ``accuracy``: 0..100 where the game was analysed, else None; ``code``/``number``: the
     room and game number (for the review link)."""
 
@@ -110,7 +112,7 @@ class GroupResult(Base):
     rank: Mapped[int] = mapped_column(SmallInteger)
     players: Mapped[int] = mapped_column(SmallInteger)
     won: Mapped[bool] = mapped_column(Boolean)
-    kniffels: Mapped[int] = mapped_column(SmallInteger)
+    feats: Mapped[int] = mapped_column(SmallInteger)
     accuracy: Mapped[int | None] = mapped_column(SmallInteger)
 
 
@@ -130,9 +132,49 @@ class GroupStanding(Base):
     rank_sum: Mapped[int] = mapped_column(Integer)
     score_sum: Mapped[int] = mapped_column(BigInteger)
     best: Mapped[int] = mapped_column(Integer)
-    kniffels: Mapped[int] = mapped_column(Integer)
+    feats: Mapped[int] = mapped_column(Integer)
     accuracy_sum: Mapped[int] = mapped_column(Integer)
     accuracy_games: Mapped[int] = mapped_column(Integer)
+
+
+class GroupRecord(Base):
+    """The best member result of a group in one ``month`` (its first day, UTC), game ``kind``
+    and record ``what`` (``score``: points, ``feats``: ``GroupResult.feats``, ``accuracy``):
+    its ``value``, who (``player_id``, ``name`` as it was) and the game (``game_id``,
+    ``code``, ``number``, ``finished_at``). Replaced when a recorded game beats it (a tie
+    keeps the earlier game; ``app.groups.bests``)."""
+
+    __tablename__ = "group_records"
+
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    month: Mapped[date] = mapped_column(Date, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    what: Mapped[str] = mapped_column(String(16), primary_key=True)
+    value: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(24))
+    code: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GroupGame(Base):
+    """One finished game of a group, as its game list shows it: ``kind``, when, the room
+    ``code`` and game ``number`` (review link), and ``places``: ``[rank, name, score]`` per
+    seat, best first (names as they were). Written once, with the game's results."""
+
+    __tablename__ = "group_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    code: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)
+    places: Mapped[list[Any]] = mapped_column()
 
 
 class Rating(Base):
@@ -169,7 +211,5 @@ Index("ix_group_results_night", GroupResult.night_id)
 Index("ix_group_results_player", GroupResult.group_id, GroupResult.player_id, GroupResult.kind,
       GroupResult.finished_at)
 Index("ix_group_results_recent", GroupResult.group_id, GroupResult.finished_at)
-Index("ix_group_results_score", GroupResult.group_id, GroupResult.kind, GroupResult.score)
-Index("ix_group_results_kniffels", GroupResult.group_id, GroupResult.kniffels)
-Index("ix_group_results_accuracy", GroupResult.group_id, GroupResult.accuracy)
+Index("ix_group_games_recent", GroupGame.group_id, GroupGame.finished_at, GroupGame.game_id)
 Index("ix_games_status_finished", Game.status, Game.finished_at)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.errors import N_
 from app.groups import history, nights
 from app.groups.models import Group
 from app.groups.rating_store import ratings_in
@@ -22,6 +23,42 @@ from app.knikkers.charts import score_line
 from app.rooms.games import GAMES
 
 KINDS = [kind for kind in GAMES]  # the room games (Knister, Kniffel, KitKniff, Yatzy, race)
+CHART_DOTS = 60
+"""A season chart marks each game with a dot (its points as a tooltip) up to this many games;
+beyond, the dots would lie on top of each other and the line alone shows them."""
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What the page shows of game ``kind`` besides points and places, as its plug-in
+    declares it: ``feat`` (the msgid of its table column, e.g. "Kniffels thrown", or None),
+    ``analysed`` (its games have an accuracy: ``GamePlugin.review``) and ``records``:
+    ``(what, msgid)`` of the records it keeps (``app.groups.bests``), in order."""
+
+    feat: str | None
+    analysed: bool
+    records: tuple[tuple[str, str], ...]
+
+
+def counted(kind: str) -> Counted:
+    """The ``Counted`` of game ``kind`` (nothing beyond points for an unknown kind)."""
+    plugin = GAMES.get(kind)
+    if plugin is None:
+        return Counted(None, False, ())
+    declared = plugin.records
+    found: list[tuple[str, str]] = []
+    if declared is not None and declared.high_score:
+        found.append(("score", declared.high_score))
+    if declared is not None and declared.feat and declared.feat_record:
+        found.append(("feats", declared.feat_record))
+    if plugin.review is not None:
+        found.append(("accuracy", N_("Best accuracy")))
+    return Counted(declared.feat if declared is not None else None, plugin.review is not None,
+                   tuple(found))
+
+
+REVIEWED = frozenset(kind for kind, plugin in GAMES.items() if plugin.review is not None)
+"""The kinds whose finished games have a review page (``GamePlugin.review``)."""
 
 
 @dataclass
@@ -84,7 +121,7 @@ async def _history(session: AsyncSession, group: Group, kind: str, season: Seaso
     if found is not None:
         _kept.move_to_end(key)
         return found
-    found = (await history.records(session, group.id, season),
+    found = (await history.records(session, group.id, season, kind),
              await history.games(session, group.id, season),
              await history.score_series(session, group.id, kind, season, viewer))
     _kept[key] = found
@@ -102,10 +139,12 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
                        {m.player_id: m.name for m in everyone})
     global_ratings = await with_ratings(session, group, view.kind, rows)
     a, b = view.a or viewer, view.b
+    known = {m.player_id for m in everyone}
     pair = None
-    if b and a != b:
+    if b and a != b and a in known and b in known:  # anyone else: no comparison
         pair = await history.head_to_head(session, group.id, view.kind, view.season, a, b)
     records, games, series = await _history(session, group, view.kind, view.season, viewer)
+    shown = counted(view.kind)
     night = await nights.latest_night(session, group.id)
     night_games, standing = (await nights.standings(session, night.id)
                              if night is not None else (0, []))
@@ -115,8 +154,11 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
         "members": people, "is_admin": group.admin_player_id == viewer, "viewer": viewer,
         "names": {m.player_id: m.name for m in people},
         "a": a, "b": b, "pair": pair,
-        "records": records, "games": games,
-        "chart": score_line([s for _, s in series]) if len(series) > 1 else None,
+        "counted": shown, "reviewed": REVIEWED,
+        "records": [(label, records[what]) for what, label in shown.records if what in records],
+        "games": games,
+        "chart": (score_line([s for _, s in series], max_dots=CHART_DOTS)
+                  if len(series) > 1 else None),
         "series": series,
         "night": night, "night_games": night_games, "standing": standing,
         "open_rooms": await open_rooms(session, group.id, now),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -11,27 +11,33 @@ from app.groups.models import Rating
 from app.groups.ratings import Skill, update
 
 
-async def rate_game(session: AsyncSession, kind: str, scope: str,
-                    totals: Mapping[str, int]) -> dict[str, Skill]:
-    """Rate one finished game of ``kind`` in ``scope`` (``all`` or ``g<group id>``).
+async def rate_game(session: AsyncSession, kind: str, scopes: Sequence[str],
+                    totals: Mapping[str, int]) -> dict[str, dict[str, Skill]]:
+    """Rate one finished game of ``kind`` in each of ``scopes`` (``all``, ``g<group id>``).
 
-    ``totals``: player id -> final points of every seat. The people's rows are read locked
-    (``FOR UPDATE`` on Postgres, so two processes rating games of the same player take turns)
-    and written back with the new ratings; returns them (``ratings.update``)."""
-    people = list(totals)
-    stored = {r.player_id: r for r in (await session.execute(
-        select(Rating).where(Rating.scope == scope, Rating.kind == kind,
-                             Rating.player_id.in_(people)).with_for_update())).scalars()}
-    current = {p: Skill(r.mu, r.sigma, r.games) for p, r in stored.items()}
-    rated = update(current, totals)
-    for player_id, skill in rated.items():
-        row = stored.get(player_id)
-        if row is None:
-            session.add(Rating(scope=scope, kind=kind, player_id=player_id, mu=skill.mu,
-                               sigma=skill.sigma, games=skill.games))
-        else:
-            row.mu, row.sigma, row.games = skill.mu, skill.sigma, skill.games
-    return rated
+    ``totals``: player id -> final points of every seat. The players' rows of every scope
+    are read in one statement, locked (``FOR UPDATE`` on Postgres, so two processes rating
+    games of the same player take turns), and written back with the new ratings; returns
+    scope -> player id -> new rating (``ratings.update``: people only)."""
+    stored: dict[str, dict[str, Rating]] = {scope: {} for scope in scopes}
+    for held in (await session.execute(
+            select(Rating).where(Rating.scope.in_(list(scopes)), Rating.kind == kind,
+                                 Rating.player_id.in_(list(totals))).with_for_update())
+            ).scalars():
+        stored[held.scope][held.player_id] = held
+    found: dict[str, dict[str, Skill]] = {}
+    for scope in scopes:
+        rows = stored[scope]
+        rated = found[scope] = update(
+            {p: Skill(r.mu, r.sigma, r.games) for p, r in rows.items()}, totals)
+        for player_id, skill in rated.items():
+            row = rows.get(player_id)
+            if row is None:
+                session.add(Rating(scope=scope, kind=kind, player_id=player_id, mu=skill.mu,
+                                   sigma=skill.sigma, games=skill.games))
+            else:
+                row.mu, row.sigma, row.games = skill.mu, skill.sigma, skill.games
+    return found
 
 
 async def ratings_in(session: AsyncSession, scopes: list[str], kind: str,

@@ -12,7 +12,7 @@ recorded yet (a game that finished while no process was running its recorder).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 import structlog
@@ -21,9 +21,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc, utcnow
-from app.groups.feats import kniffels
+from app.groups.bests import add_records
 from app.groups.models import (
     Group,
+    GroupGame,
     GroupMember,
     GroupNight,
     GroupResult,
@@ -34,6 +35,8 @@ from app.groups.rating_store import rate_game
 from app.groups.ratings import ranks_of
 from app.groups.standings import add_accuracies, add_results
 from app.rooms.bots.identity import is_bot
+from app.rooms.games import GAMES
+from app.rooms.games.base import Event
 from app.rooms.repository import to_event
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Room, Seat
@@ -143,8 +146,9 @@ class Recorder:
                 results = list(rows.scalars())
                 for row in results:
                     row.accuracy = found.get(row.seat_id)
-                await add_accuracies(session, [r for r in results
-                                               if r.member and r.accuracy is not None])
+                measured = [r for r in results if r.member and r.accuracy is not None]
+                await add_accuracies(session, measured)
+                await add_records(session, measured, ("accuracy",))
                 if results:
                     await changed(session, results[0].group_id)
         except Exception:
@@ -170,9 +174,8 @@ async def record_game(session: AsyncSession, game_id: int) -> Game | None:
     link = await session.get(GroupRoom, game.room_id)
     if link is not None and totals:
         await _group_results(session, game, link.group_id, seats, totals)
-    await rate_game(session, game.kind, "all", by_player)
-    if link is not None:
-        await rate_game(session, game.kind, f"g{link.group_id}", by_player)
+    await rate_game(session, game.kind,
+                    ["all"] + ([f"g{link.group_id}"] if link is not None else []), by_player)
     return game
 
 
@@ -186,9 +189,10 @@ async def _group_results(session: AsyncSession, game: Game, group_id: int,
                                             GroupMember.status == "active"))).scalars())
     finished = as_utc(game.finished_at or game.started_at)
     night = await _night_at(session, group_id, finished)
-    thrown = kniffels(game.kind, await _events(session, game.id))
+    thrown = await _feats(session, game)
     ranks = ranks_of({str(s): points for s, points in totals.items()})
-    counted = []
+    counted: list[GroupResult] = []
+    places: list[list] = []
     for seat_id, points in totals.items():
         seat = seats[seat_id]
         rank = ranks[str(seat_id)]
@@ -198,12 +202,27 @@ async def _group_results(session: AsyncSession, game: Game, group_id: int,
             seat_id=seat_id, name=seat.name,
             member=seat.player_id in active and not is_bot(seat.player_id),
             score=points, rank=rank, players=len(totals), won=rank == 1,
-            kniffels=thrown.get(seat_id, 0), accuracy=None)
+            feats=thrown.get(seat_id, 0), accuracy=None)
         session.add(result)
+        places.append([rank, seat.name, points])
         if result.member:
             counted.append(result)
+    session.add(GroupGame(game_id=game.id, group_id=group_id, kind=game.kind,
+                          finished_at=finished, code=code, number=game.number,
+                          places=sorted(places)))
     await add_results(session, counted)
+    await add_records(session, counted, ("score", "feats"))
     await changed(session, group_id)
+
+
+async def _feats(session: AsyncSession, game: Game) -> dict[int, int]:
+    """Seat id -> feats of ``game`` as its plug-in counts them (``GameRecords.feats``);
+    empty, without reading its events, for a game that counts none."""
+    plugin = GAMES.get(game.kind)
+    records = plugin.records if plugin is not None else None
+    if records is None or records.feat is None:
+        return {}
+    return records.feats(await _events(session, game.id))
 
 
 async def changed(session: AsyncSession, group_id: int) -> None:
@@ -224,7 +243,7 @@ async def _night_at(session: AsyncSession, group_id: int, at: datetime) -> int |
     return night.id
 
 
-async def _events(session: AsyncSession, game_id: int) -> Iterable:
+async def _events(session: AsyncSession, game_id: int) -> list[Event]:
     rows = await session.execute(
         select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.seq))
     return [to_event(row) for row in rows.scalars()]

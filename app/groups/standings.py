@@ -21,7 +21,7 @@ def month_of(moment: datetime) -> date:
 def _empty(result: GroupResult) -> GroupStanding:
     return GroupStanding(group_id=result.group_id, kind=result.kind,
                          month=month_of(result.finished_at), player_id=result.player_id,
-                         games=0, wins=0, rank_sum=0, score_sum=0, best=0, kniffels=0,
+                         games=0, wins=0, rank_sum=0, score_sum=0, best=0, feats=0,
                          accuracy_sum=0, accuracy_games=0)
 
 
@@ -55,7 +55,7 @@ async def add_results(session: AsyncSession, results: list[GroupResult]) -> None
         row.wins += 1 if result.won else 0
         row.rank_sum += result.rank
         row.score_sum += result.score
-        row.kniffels += result.kniffels
+        row.feats += result.feats
 
 
 async def add_accuracies(session: AsyncSession, results: list[GroupResult]) -> None:

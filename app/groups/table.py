@@ -16,14 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.groups.models import GroupMember, GroupResult, GroupStanding
 from app.groups.seasons import Season
 
-SORTS = ("wins", "games", "rank", "score", "best", "kniffels", "accuracy", "rating")
+SORTS = ("wins", "games", "rank", "score", "best", "feats", "accuracy", "rating")
 
 
 @dataclass
 class Row:
     """One member's line: ``games``, ``wins`` (shared wins count), ``rank`` (average),
-    ``score`` (average), ``best``, ``kniffels`` thrown, ``accuracy`` (average over analysed
-    games; None without any); ``rating``: the group rating shown (``mu - 3 sigma``) and
+    ``score`` (average), ``best``, ``feats`` (what the game counts beyond points, e.g.
+    Kniffels thrown: ``GameRecords``), ``accuracy`` (average over analysed games; None
+    without any); ``rating``: the group rating shown (``mu - 3 sigma``) and
     whether it is ``provisional``, filled in by the caller."""
 
     player_id: str
@@ -33,7 +34,7 @@ class Row:
     rank: float
     score: float
     best: int
-    kniffels: int
+    feats: int
     accuracy: float | None
     rating: float | None = None
     provisional: bool = True
@@ -56,7 +57,7 @@ async def table(session: AsyncSession, group_id: int, kind: str, season: Season,
     query = (select(GroupStanding.player_id, func.sum(GroupStanding.games),
                     func.sum(GroupStanding.wins), func.sum(GroupStanding.rank_sum),
                     func.sum(GroupStanding.score_sum), func.max(GroupStanding.best),
-                    func.sum(GroupStanding.kniffels), func.sum(GroupStanding.accuracy_sum),
+                    func.sum(GroupStanding.feats), func.sum(GroupStanding.accuracy_sum),
                     func.sum(GroupStanding.accuracy_games))
              .where(GroupStanding.group_id == group_id, GroupStanding.kind == kind)
              .group_by(GroupStanding.player_id))
@@ -83,7 +84,7 @@ def sort_rows(rows: list[Row], by: str) -> list[Row]:
         tie = (-row.wins, row.games, row.rank, row.name.casefold(), row.player_id)
         value = {
             "wins": -row.wins, "games": -row.games, "rank": row.rank, "score": -row.score,
-            "best": -row.best, "kniffels": -row.kniffels,
+            "best": -row.best, "feats": -row.feats,
             "accuracy": -(row.accuracy if row.accuracy is not None else -1.0),
             "rating": -(row.rating if row.rating is not None else -1e9),
         }[by if by in SORTS else "wins"]

@@ -57,12 +57,14 @@ def nice_max(value: int) -> int:
 
 
 def score_line(
-    scores: list[int], width: int = 600, height: int = 220
+    scores: list[int], width: int = 600, height: int = 220, max_dots: int | None = None
 ) -> dict[str, object]:
     """The polyline of ``scores`` in order (oldest left) scaled into the chart area.
 
     Returns ``{"points": "x,y x,y ...", "dots": [(x, y, score)], "y_max": int,
-    "ticks": [(y, value)], "frame": Frame}``; an empty ``points`` for no scores.
+    "ticks": [(y, value)], "frame": Frame}``; an empty ``points`` for no scores. With
+    ``max_dots``, ``dots`` is empty for more scores than that (the dots, each with its score
+    as a tooltip, would lie on top of each other; the line shows them).
     """
     top = nice_max(max(scores, default=0))
     inner_w, inner_h = width - LEFT - RIGHT, height - TOP - BOTTOM
@@ -75,7 +77,7 @@ def score_line(
     ticks = [(round(TOP + inner_h * (1 - k / 4), 1), top * k // 4) for k in range(5)]
     return {
         "points": " ".join(f"{x},{y}" for x, y, _ in dots),
-        "dots": dots,
+        "dots": dots if max_dots is None or n <= max_dots else [],
         "y_max": top,
         "ticks": ticks,
         "frame": Frame.of(width, height),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from app.groups.models import Group, GroupMember, GroupNight, GroupRoom
+from app.groups.record import Recorder
 from app.store.db import Database
 from app.store.models import Game, GameEvent, Player, Room, Seat
 
@@ -76,3 +77,25 @@ async def add_game(db: Database, room_code: str, number: int, kind: str,
                     session.add(GameEvent(game_id=game.id, seq=seq, type=type_,
                                           payload=payload, seat_id=seats[player]))
         return game.id
+
+
+async def known_games(db: Database) -> tuple[int, list[int]]:
+    """G5 (October) A 100 B 300; G1 A 250 B 200 C 200 (A throws one Kniffel); G2 A 180
+    B 220 bot 300; G3 A 230 B 230 (A throws two); G4 Knister A 40 C 55. A night runs over
+    G3 and G4. Every game recorded in the order it finished."""
+    group_id, room = await make_group(db)
+    await add_night(db, group_id, T0 + timedelta(hours=1, minutes=30), T0 + timedelta(hours=4))
+    games = [
+        await add_game(db, room, 5, "kniffel", {ANNA: 100, BRAM: 300}, T0 - timedelta(days=30)),
+        await add_game(db, room, 1, "kniffel", {ANNA: 250, BRAM: 200, CARL: 200}, T0,
+                       thrown={ANNA: 1}),
+        await add_game(db, room, 2, "kniffel", {ANNA: 180, BRAM: 220, BOT: 300},
+                       T0 + timedelta(hours=1)),
+        await add_game(db, room, 3, "kniffel", {ANNA: 230, BRAM: 230}, T0 + timedelta(hours=2),
+                       thrown={ANNA: 2}),
+        await add_game(db, room, 4, "knister", {ANNA: 40, CARL: 55}, T0 + timedelta(hours=3)),
+    ]
+    recorder = Recorder(db)
+    for game_id in games:
+        assert await recorder.record(game_id) is True
+    return group_id, games

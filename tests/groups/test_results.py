@@ -15,39 +15,17 @@ from app.groups.record import Recorder
 from app.groups.seasons import season
 from app.groups.table import sort_rows, table
 from app.store.db import Database
-from tests.groups.games import ANNA, BOT, BRAM, CARL, T0, add_game, add_night, make_group
+from tests.groups.games import ANNA, BOT, BRAM, CARL, T0, add_game, known_games, make_group
 
 MONTH = season("2026-11", T0)
 ALL = season("all", T0)
-
-
-async def _fixture(db: Database) -> tuple[int, list[int]]:
-    """G5 (October) A 100 B 300; G1 A 250 B 200 C 200 (A throws one Kniffel); G2 A 180
-    B 220 bot 300; G3 A 230 B 230 (A throws two); G4 Knister A 40 C 55. A night runs over
-    G3 and G4. Every game recorded in the order it finished."""
-    group_id, room = await make_group(db)
-    await add_night(db, group_id, T0 + timedelta(hours=1, minutes=30), T0 + timedelta(hours=4))
-    games = [
-        await add_game(db, room, 5, "kniffel", {ANNA: 100, BRAM: 300}, T0 - timedelta(days=30)),
-        await add_game(db, room, 1, "kniffel", {ANNA: 250, BRAM: 200, CARL: 200}, T0,
-                       thrown={ANNA: 1}),
-        await add_game(db, room, 2, "kniffel", {ANNA: 180, BRAM: 220, BOT: 300},
-                       T0 + timedelta(hours=1)),
-        await add_game(db, room, 3, "kniffel", {ANNA: 230, BRAM: 230}, T0 + timedelta(hours=2),
-                       thrown={ANNA: 2}),
-        await add_game(db, room, 4, "knister", {ANNA: 40, CARL: 55}, T0 + timedelta(hours=3)),
-    ]
-    recorder = Recorder(db)
-    for game_id in games:
-        assert await recorder.record(game_id) is True
-    return group_id, games
 
 
 def _run(database_url, check):
     async def run():
         db = Database(database_url)
         try:
-            group_id, games = await _fixture(db)
+            group_id, games = await known_games(db)
             async with db.sessionmaker() as session:
                 await check(db, session, group_id, games)
         finally:
@@ -60,7 +38,7 @@ def test_the_season_table_counts_members_shared_wins_and_kniffels(database_url):
     async def check(db, session, group_id, games):
         rows = await table(session, group_id, "kniffel", MONTH)
         got = {r.name: (r.games, r.wins, round(r.rank, 3), round(r.score, 2), r.best,
-                        r.kniffels, r.accuracy) for r in rows}
+                        r.feats, r.accuracy) for r in rows}
         assert got == {
             "Anna": (3, 2, 1.667, 220.0, 250, 3, None),   # ranks 1, 3, 1 (G3 shared)
             "Bram": (3, 1, 1.667, 216.67, 230, 0, None),  # ranks 2, 2, 1
@@ -93,10 +71,17 @@ def test_head_to_head_counts_who_finished_ahead(database_url):
 
 def test_records_and_game_list(database_url):
     async def check(db, session, group_id, games):
-        found = {r.what: (r.value, r.name, r.code, r.number)
-                 for r in await history.records(session, group_id, MONTH)}
-        assert found == {"knister_score": (55, "Carl", "ROOMCODEGROUP001", 4),
-                         "kniffels": (2, "Anna", "ROOMCODEGROUP001", 3)}
+        knister = await history.records(session, group_id, MONTH, "knister")
+        assert {w: (r.value, r.name, r.code, r.number) for w, r in knister.items()} == {
+            "score": (55, "Carl", "ROOMCODEGROUP001", 4)}  # Anna's 40 is lower
+        kniffel = await history.records(session, group_id, MONTH, "kniffel")
+        # the bot's 300 in G2 is no member's; Anna's 250 of G1; two Kniffels in G3
+        assert {w: (r.value, r.name, r.number) for w, r in kniffel.items()} == {
+            "score": (250, "Anna", 1), "feats": (2, "Anna", 3)}
+        whole = await history.records(session, group_id, ALL, "kniffel")
+        # all time: Bram's 300 of October's G5 beats November's 250
+        assert {w: (r.value, r.name, r.number) for w, r in whole.items()} == {
+            "score": (300, "Bram", 5), "feats": (2, "Anna", 3)}
         listed = await history.games(session, group_id, MONTH)
         assert [g.number for g in listed] == [4, 3, 2, 1]
         assert listed[2].places == [(1, "Bot Eva", 300), (2, "Bram", 220), (3, "Anna", 180)]
@@ -191,8 +176,8 @@ def test_accuracy_from_the_analysis_counts_in_the_table_and_records(database_url
             async with db.sessionmaker() as session:
                 rows = {r.name: r.accuracy for r in await table(session, group_id, "kniffel",
                                                                    MONTH)}
-                found = {r.what: (r.value, r.name, r.number)
-                         for r in await history.records(session, group_id, MONTH)}
+                found = {what: (r.value, r.name, r.number) for what, r in
+                         (await history.records(session, group_id, MONTH, "kniffel")).items()}
         finally:
             await db.dispose()
         assert rows == {"Anna": 85.0, "Bram": 70.0}

@@ -64,7 +64,8 @@ def test_the_models_describe_the_tables_this_suite_knows() -> None:
     assert set(MODEL_TABLES) == {
         "players", "rooms", "seats", "games", "game_events", "knikkers_scores",
         "knikkers_bests", "knikkers_score_counts", "room_actions", "groups", "group_members",
-        "group_nights", "group_rooms", "group_results", "group_standings", "ratings",
+        "group_nights", "group_rooms", "group_results", "group_standings", "group_records",
+        "group_games", "ratings",
         "rated_games", "chat_messages", "push_subscriptions", "push_deliveries", "devices",
         "device_links", "passkeys", "turn_notices"}
 

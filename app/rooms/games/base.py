@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from app.errors import N_, KnobelError
-from app.rooms.games.capabilities import GameGuide, GameReview
+from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
 from app.rooms.games.capabilities import Strategies as Strategies  # games and bots name it here
 
 Dice = Callable[[int], list[int]]
@@ -248,6 +248,9 @@ class GamePlugin(Protocol):
     without: a finished game then has no analysis or review page (``app/review``)."""
     guide: GameGuide | None
     """Its guided first round (``capabilities.GameGuide``; ``POST /learn``), None without."""
+    records: GameRecords | None
+    """What a group's table and records count of it beyond points
+    (``capabilities.GameRecords``: a highest-score record, a feat thrown), None without."""
     solo_practice: bool
     """True when the home page offers it to play alone, with hints (docs/rules.md, "Solo
     practice")."""

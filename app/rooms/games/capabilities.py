@@ -6,6 +6,9 @@
   caches and runs them off the event loop.
 - ``GameGuide``: a guided first round (docs/rules.md, "Guided first round"): at each step
   what to do and what the strong bot would do; ``app/review/guide_routes.py`` serves it.
+- ``GameRecords``: what a group's table and records count of its games beyond points (a
+  highest-score record, a feat such as a Kniffel thrown; docs/rules.md, "Groups");
+  ``app/groups`` asks for it when it records a game and labels its columns and records.
 
 Pure, like the plug-ins: strategies, recalled advice and the seat's bot key come in as
 arguments.
@@ -105,3 +108,22 @@ class GameGuide(Protocol):
     def step(self, given: GuideInput) -> tuple[GuideStep, tuple[int, Any] | None]:
         """The current ``GuideStep`` and what to remember as shown at a step
         (``(step, advice)``, recalled by a later step's feedback) or None."""
+
+
+class GameRecords(Protocol):
+    """What a group (docs/rules.md, "Groups") counts of a game beyond its points and places.
+
+    ``high_score``: the gettext msgid of its highest-score record (e.g. "Highest Knister
+    score"), None when its points make no record. ``feat``: the msgid of the table column
+    counting a feat thrown (e.g. "Kniffels thrown") and ``feat_record`` that of the record of
+    the most in one game (e.g. "Most Kniffels in a game"); both None for a game without one
+    (``feats`` then returns an empty dict).
+    """
+
+    high_score: str | None
+    feat: str | None
+    feat_record: str | None
+
+    def feats(self, events: Sequence[Any]) -> dict[int, int]:
+        """Seat id -> feats thrown in one finished game, from its stored events
+        (``base.Event``, in order); seats without any may be left out. Pure."""

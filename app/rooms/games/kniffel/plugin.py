@@ -17,13 +17,14 @@ from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
 from app.rooms.games.base import ActionError, Dice, Event, GameBot, Presence, ViewsFromModule
-from app.rooms.games.capabilities import GameGuide, GameReview
+from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
 from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.bot import KniffelBot
 from app.rooms.games.kniffel.entry import decide_entry
 from app.rooms.games.kniffel.guide import KniffelGuide
 from app.rooms.games.kniffel.options import TIMER_CHOICES, default_options, parse_options
+from app.rooms.games.kniffel.records import KniffelRecords
 from app.rooms.games.kniffel.review import KniffelReview
 from app.rooms.games.kniffel.state import KniffelState, fold, rolled
 from app.rooms.games.kniffel.timers import AWAY_GRACE
@@ -55,6 +56,7 @@ class KniffelGame(ViewsFromModule):
         self.kind = ruleset
         self.label = labels.GAME_NAMES[ruleset]
         self.tagline = labels.TAGLINES[ruleset]
+        self.records: GameRecords | None = KniffelRecords(ruleset)
 
     # ----- options ---------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from app.rooms.games.base import (
     parse_cell,
     parse_int_options,
 )
-from app.rooms.games.capabilities import GameGuide, GameReview
+from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.bot import KnisterBot
 from app.rooms.games.knister.cells import grid_rows
@@ -44,6 +44,7 @@ from app.rooms.games.knister.entry import decide_entry, entry_basis
 from app.rooms.games.knister.grid import sheet_grid
 from app.rooms.games.knister.guide import KnisterGuide
 from app.rooms.games.knister.lines import line_points
+from app.rooms.games.knister.records import KnisterRecords
 from app.rooms.games.knister.state import KnisterState, fold
 from app.rooms.games.knister.timers import AWAY_PLACER_GRACE, AWAY_ROLLER_GRACE
 from app.rooms.games.real_dice import is_real, parse_dice_mode
@@ -69,6 +70,7 @@ class KnisterGame(ViewsFromModule):
     bot: GameBot | None = KnisterBot()
     turn_based = True
     guide: GameGuide | None = KnisterGuide(KnisterBot())
+    records: GameRecords | None = KnisterRecords()
     template = "rooms/knister/game.html"
     template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
     parts_template = "rooms/knister/_parts.html"
