@@ -48,7 +48,7 @@ from app.store.db import Database
 from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
-from app.web import bot_rooms, health, pages, pwa, socket
+from app.web import bot_rooms, dice_proof, health, pages, pwa, socket
 from app.web import devices as device_routes
 from app.web import passkeys as passkey_routes
 from app.web import rooms as rooms_routes
@@ -211,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_routes.router)
     app.include_router(bot_rooms.router)
     app.include_router(review_routes.router)
+    app.include_router(dice_proof.router)
     app.include_router(group_routes.router)
     app.include_router(group_admin_routes.router)
     app.include_router(guide_routes.router)

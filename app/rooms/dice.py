@@ -1,18 +1,45 @@
-"""Where the server's dice come from: a cryptographic RNG, or a test queue when allowed."""
+"""Where the server's dice come from: a room game's secret seed and each die's place
+(docs/dice.md), a cryptographic RNG for games without one, or a test queue when allowed."""
 
 from __future__ import annotations
 
 import secrets
 from collections import defaultdict, deque
+from typing import Any
+
+from app.engines.fair_dice import SEED_BYTES, face
+from app.rooms.games.base import Dice
+from app.rooms.games.capabilities import dice_log_of
 
 _rng = secrets.SystemRandom()
 
 
+def new_seed() -> str:
+    """A fresh secret dice seed: 32 bytes from the OS's cryptographic source, as 64 hex
+    digits."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def seed_for(plugin: Any, options: dict[str, Any]) -> str | None:
+    """A new game's dice seed: ``new_seed()`` when ``plugin`` (a ``GamePlugin``) draws its
+    dice from one with these room ``options`` (its ``DiceLog.seeded``), else None (real
+    dice, a game without a ``DiceLog``)."""
+    log = dice_log_of(plugin)
+    return new_seed() if log is not None and log.seeded(options) else None
+
+
+def dice_game(code: str, number: int) -> str:
+    """How the dice function names game ``number`` of room ``code`` (docs/dice.md)."""
+    return f"{code}-{number}"
+
+
 class DiceSource:
-    """Draws dice for a room. ``for_room(code)(n)`` returns ``n`` faces 1..6.
+    """Draws dice for a room. ``for_room(code)(n)`` returns ``n`` faces 1..6 from the
+    cryptographic RNG; ``for_game(state)`` draws a running game's dice from its seed.
 
     With ``allow_loaded=True`` (test settings only) tests may queue faces per room with
-    ``load(code, faces)``; queued faces are used first, then the cryptographic RNG.
+    ``load(code, faces)``; queued faces are used first (such a game's dice do not match its
+    seed), then the seed or the cryptographic RNG.
     """
 
     def __init__(self, allow_loaded: bool = False) -> None:
@@ -27,11 +54,31 @@ class DiceSource:
             raise ValueError("faces are ints 1..6")
         self._queues[code].extend(faces)
 
-    def for_room(self, code: str):
-        """A ``Dice`` callable for room ``code``."""
+    def for_room(self, code: str) -> Dice:
+        """A ``Dice`` callable for room ``code`` (queued faces, then the RNG)."""
 
         def draw(n: int) -> list[int]:
             queue = self._queues.get(code)
             return [queue.popleft() if queue else _rng.randint(1, 6) for _ in range(n)]
+
+        return draw
+
+    def for_game(self, state: Any) -> Dice:
+        """A ``Dice`` callable for the running game of ``state`` (a ``RoomState``): each die
+        is ``fair_dice.face`` of the game's seed and its place, which the plug-in's
+        ``DiceLog.next_throw`` names for the game as it is now (so a retried or repeated
+        decision draws the same dice, in any process). A game without a seed draws as
+        ``for_room``. Queued test faces come first."""
+        game, log = state.game, dice_log_of(state.plugin)
+        if game is None or game.dice_seed is None or log is None:
+            return self.for_room(state.code)
+        seed, name, game_state = game.dice_seed, dice_game(state.code, game.number), \
+            state.game_state
+
+        def draw(n: int) -> list[int]:
+            at = log.next_throw(game_state, n)
+            queue = self._queues.get(state.code)
+            return [queue.popleft() if queue else face(seed, name, at.turn, at.throw, slot)
+                    for slot in at.slots]
 
         return draw

@@ -16,6 +16,7 @@ from typing import Any
 
 from app.rooms.bots.control import parse_bot_options
 from app.rooms.bots.seats import add_bot
+from app.rooms.dice import seed_for
 from app.rooms.errors import RoomError
 from app.rooms.games.base import Event
 from app.rooms.pace import deadline_hours, is_turn_based, parse_pace
@@ -157,7 +158,8 @@ class RoomActions:
         if is_turn_based(state.options):  # the first turn's deadline starts now
             first = state.plugin.new_state(options, order, 0)
             turns = self._turns(state, Turns(), first)
-        return await self.write(state, new_game(state, number, options, order),
+        seed = seed_for(state.plugin, options)  # docs/dice.md
+        return await self.write(state, new_game(state, number, options, order, seed),
                                 status="playing", action_id=action_id, reload=True,
                                 turns=turns)
 

@@ -113,6 +113,8 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     seat_ids: Mapped[list[Any]] = mapped_column(default=list)
     seed: Mapped[int | None] = mapped_column(BigInteger)
+    # a room game's secret dice seed (64 hex digits; docs/dice.md), revealed when it ends
+    dice_seed: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="playing")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -127,6 +127,11 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
         path = f"/r/{finished}/games/1/review"
         await _until_analysed(anna, path)
         reviews.append(SitePage(f"{kind}-review", path, "anna", game=kind, shot=True))
+    if getattr(GAMES[kind], "dice_log", None) is not None:  # docs/dice.md: its verify pages
+        reviews += [SitePage(f"{kind}-verify", f"/r/{finished}/games/1/verify", "bram",
+                             game=kind),
+                    SitePage(f"{kind}-verify-running", f"/r/{running}/games/1/verify",
+                             game=kind)]
     return reviews + [
         SitePage(f"{kind}-lobby", f"/r/{lobby}", "anna", game=kind, shot=True),
         SitePage(f"{kind}-lobby-guest", f"/r/{lobby}", "bram", game=kind, shot=True),
