@@ -95,7 +95,7 @@ def check(record) -> tuple[int, list[str]]:
     problems = []
     if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != record["commitment"]:
         problems.append("the seed's SHA-256 is not the commitment shown during the game")
-    game = f"{record['room']}-{record['number']}"
+    game = record["game"]  # <room>-<number>; daily-<kind>-<day> for a daily challenge
     throws = knister_throws(record) if record["kind"] == "knister" else kniffel_throws(record)
     count = 0
     for turn, throw, slots, seat, logged in throws:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from collections import defaultdict, deque
 from typing import Any
@@ -20,17 +22,21 @@ def new_seed() -> str:
     return secrets.token_hex(SEED_BYTES)
 
 
-def seed_for(plugin: Any, options: dict[str, Any]) -> str | None:
-    """A new game's dice seed: ``new_seed()`` when ``plugin`` (a ``GamePlugin``) draws its
-    dice from one with these room ``options`` (its ``DiceLog.seeded``), else None (real
-    dice, a game without a ``DiceLog``)."""
-    log = dice_log_of(plugin)
-    return new_seed() if log is not None and log.seeded(options) else None
+def daily_seed(secret: str, kind: str, day: str) -> str:
+    """The seed of the daily challenge of game ``kind`` on ``day`` (``YYYY-MM-DD``, UTC):
+    HMAC-SHA256 of the server's ``secret`` over ``knobel-daily:<kind>:<day>``, 64 hex digits
+    (the same for every player and process; unknown without the secret)."""
+    message = f"knobel-daily:{kind}:{day}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
-def dice_game(code: str, number: int) -> str:
-    """How the dice function names game ``number`` of room ``code`` (docs/dice.md)."""
-    return f"{code}-{number}"
+def dice_game(code: str, number: int, options: dict[str, Any] | None = None,
+              kind: str = "") -> str:
+    """How the dice function names game ``number`` of room ``code`` (docs/dice.md):
+    ``<code>-<number>``; a daily challenge's game (``options["daily"]``: its day) is
+    ``daily-<kind>-<day>`` in every room, so every player of the day gets the same dice."""
+    day = (options or {}).get("daily")
+    return f"daily-{kind}-{day}" if day else f"{code}-{number}"
 
 
 class DiceSource:
@@ -42,9 +48,21 @@ class DiceSource:
     seed), then the seed or the cryptographic RNG.
     """
 
-    def __init__(self, allow_loaded: bool = False) -> None:
+    def __init__(self, allow_loaded: bool = False, secret: str = "") -> None:
         self.allow_loaded = allow_loaded
+        self.secret = secret  # keys the daily challenges' seeds (``daily_seed``)
         self._queues: dict[str, deque[int]] = defaultdict(deque)
+
+    def seed_for(self, plugin: Any, options: dict[str, Any]) -> str | None:
+        """A new game's dice seed when ``plugin`` (a ``GamePlugin``) draws its dice from one
+        with these room ``options`` (its ``DiceLog.seeded``): the day's ``daily_seed`` for a
+        daily challenge (``options["daily"]``), else a fresh ``new_seed()``; None for real
+        dice or a game without a ``DiceLog``."""
+        log = dice_log_of(plugin)
+        if log is None or not log.seeded(options):
+            return None
+        day = options.get("daily")
+        return daily_seed(self.secret, plugin.kind, str(day)) if day else new_seed()
 
     def load(self, code: str, faces: list[int]) -> None:
         """Queue ``faces`` (ints 1..6) for room ``code``; ValueError when not allowed/bad."""
@@ -72,8 +90,8 @@ class DiceSource:
         game, log = state.game, dice_log_of(state.plugin)
         if game is None or game.dice_seed is None or log is None:
             return self.for_room(state.code)
-        seed, name, game_state = game.dice_seed, dice_game(state.code, game.number), \
-            state.game_state
+        seed, game_state = game.dice_seed, state.game_state
+        name = dice_game(state.code, game.number, game.options, game.kind)
 
         def draw(n: int) -> list[int]:
             at = log.next_throw(game_state, n)

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock import utcnow
 from app.engines.fair_dice import VERSION, commitment, faces
 from app.rooms.dice import dice_game
 from app.rooms.games.base import GamePlugin
@@ -64,9 +65,16 @@ def checkable(plugin: GamePlugin, game: GameInfo) -> bool:
     return dice_log_of(plugin) is not None and game.dice_seed is not None
 
 
-def revealed(game: GameInfo) -> str | None:
-    """``game``'s seed when it may be shown (the game is over), else None."""
-    return game.dice_seed if game.status == "finished" else None
+def revealed(game: GameInfo, today: str | None = None) -> str | None:
+    """``game``'s seed when it may be shown (the game is over), else None. A daily
+    challenge's seed (``options["daily"]``) is the whole day's: shown only once ``today``
+    (``YYYY-MM-DD``, UTC; now when None) is a later day."""
+    if game.status != "finished":
+        return None
+    day = game.options.get("daily")
+    if day and str(day) >= (today or utcnow().date().isoformat()):
+        return None
+    return game.dice_seed
 
 
 def shown(plugin: GamePlugin, game: GameInfo | None) -> tuple[str | None, str | None]:
@@ -91,7 +99,7 @@ def record(plugin: GamePlugin, code: str, game: GameInfo, events: list[Any]) -> 
     log = dice_log_of(plugin)
     if log is None or game.dice_seed is None:
         raise ValueError("this game's dice have no seed")
-    name, seed = dice_game(code, game.number), revealed(game)
+    name, seed = dice_game(code, game.number, game.options, game.kind), revealed(game)
     state = plugin.new_state(game.options, game.seat_ids, 0)
     throws = []
     for event in events:

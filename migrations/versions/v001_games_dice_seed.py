@@ -1,4 +1,5 @@
-"""games.dice_seed: the secret seed a room game's server dice come from (docs/dice.md)
+"""games.dice_seed: the secret seed a room game's server dice come from (docs/dice.md);
+daily_attempts: who played which daily challenge in which solo room (issue 29)
 
 Revision ID: v001
 Revises: r003
@@ -23,8 +24,24 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("dice_seed", sa.String(length=64), nullable=True))
+    op.create_table(
+        "daily_attempts",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("player_id", sa.String(length=32), sa.ForeignKey("players.id"),
+                  nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("day", sa.String(length=10), nullable=False),
+        sa.Column("attempt", sa.Integer(), nullable=False),
+        sa.Column("room_id", sa.Integer(), sa.ForeignKey("rooms.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("player_id", "kind", "day", "attempt", name="uq_daily_attempts"),
+    )
+    op.create_index("ix_daily_attempts_day", "daily_attempts", ["kind", "day", "attempt"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_daily_attempts_day", table_name="daily_attempts")
+    op.drop_table("daily_attempts")
     with op.batch_alter_table("games") as batch:
         batch.drop_column("dice_seed")

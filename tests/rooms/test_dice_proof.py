@@ -96,6 +96,7 @@ def recompute(record: dict) -> int:
     seed = record["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == record["commitment"]
     game = f"{record['room']}-{record['number']}"
+    assert record["game"] == game
     throws = knister_throws(record) if record["kind"] == "knister" else kniffel_throws(record)
     for turn, throw, slots, logged in throws:
         assert [face(seed, game, turn, throw, s) for s in slots] == logged, (turn, throw)
