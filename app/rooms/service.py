@@ -215,12 +215,9 @@ class RoomService(TurnRooms):
         if duplicate is not None:  # announced again: the first try may have committed without
             await self.publish(code, version, None)  # being announced (a reload, not a fold)
             return duplicate
-        took = time.perf_counter() - started
-        # one line per action only at debug (issue 28: nothing per action a batch does
-        # better); a slow one always
-        (log.warning if took > SLOW_ACTION else log.debug)(
-            "action", room=code, player=player_id, type=kind, version=version,
-            ms=round(took * 1000, 1))
+        ms = round((time.perf_counter() - started) * 1000, 1)  # at debug; slow: warning
+        (log.warning if ms > SLOW_ACTION * 1000 else log.debug)(
+            "action", room=code, player=player_id, type=kind, version=version, ms=ms)
         await self.publish(code, version, self.delta_of(code, version))
         return Outcome(version)
 
