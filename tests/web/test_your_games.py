@@ -171,6 +171,11 @@ def test_the_page_speaks_the_players_language(client, settings) -> None:
     de = client.get("/games", headers={"accept-language": "de"}).text
     assert "5 uur" in nl and "Jouw spellen" in nl
     assert "5 Stunden" in de and "Deine Spiele" in de
+    # the header's count says what it counts in the page's language, also to screen readers
+    # and in the words the script swaps in (a fresh user's finding: English in every language)
+    assert '<span class="visually-hidden" data-turn-count-label> spel wacht op jou<' in nl
+    assert 'data-many="spellen wachten op jou"' in nl
+    assert '<span class="visually-hidden" data-turn-count-label> Spiel wartet auf dich<' in de
 
 
 def test_a_hostile_name_is_escaped(client, settings) -> None:
