@@ -49,7 +49,7 @@ from app.store.db import Database
 from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
-from app.web import bot_rooms, dice_proof, health, pages, pwa, socket
+from app.web import bot_rooms, dice_proof, form_urls, health, pages, pwa, socket
 from app.web import devices as device_routes
 from app.web import passkeys as passkey_routes
 from app.web import rooms as rooms_routes
@@ -221,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(push_routes.router)
     app.include_router(device_routes.router)
     app.include_router(passkey_routes.router)
+    app.include_router(form_urls.router)  # last: a form's address opened as a page
     app.include_router(pwa.router)
     install_error_pages(app, {Refused: knikkers_play.refused_page,
                               ActionError: rooms_routes.refused_page})
