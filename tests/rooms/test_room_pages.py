@@ -170,3 +170,21 @@ def test_the_new_room_form_takes_a_pace_and_refuses_bad_ones_with_the_form(clien
     race = client.post("/rooms", data={"game": "knikkers_race", "name": "Anna",
                                        "pace": "turns"}, headers={"accept-language": "en"})
     assert race.status_code == 422 and "This game is played live only." in race.text
+
+
+def test_a_guest_reads_only_the_chosen_paces_explanation(client, settings) -> None:
+    """A guest's lobby shows the host's choices read-only: a live room's pace came with the
+    explanation of turn-based play, read as the room's mode (a fresh user's finding)."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    live = _create(client)
+    turns = client.post("/rooms", data={"game": "kniffel", "name": "Anna", "pace": "turns"},
+                        follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    with TestClient(create_app(settings)) as guest:
+        for code, shown in ((live, False), (turns, True)):
+            page = guest.post(f"/r/{code}/join", data={"name": "Bram"},
+                              headers={"accept-language": "en"})
+            assert page.status_code == 200 and 'data-option-ro="pace"' in page.text
+            assert ("In turns, everyone gets a push" in page.text) == shown, code
