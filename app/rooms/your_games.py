@@ -21,6 +21,7 @@ from sqlalchemy import case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import as_utc
+from app.rooms.listing import is_guide
 from app.store.models import Game, Room, Seat
 
 FINISHED_DAYS = 14
@@ -57,18 +58,22 @@ class YourGame:
 @dataclass(frozen=True)
 class YourGames:
     """The lists of the page, each in its order: ``your_turn`` (soonest deadline first),
-    ``waiting`` (games being played, most recently active first), ``finished`` (most
-    recently finished first) and ``lobby`` (waiting rooms not started yet, newest first)."""
+    ``waiting`` (turn-based games waiting for others, most recently active first), ``live``
+    (live games being played, newest first: who is on turn there is not stored), ``lobby``
+    (waiting rooms not started yet, newest first) and ``finished`` (most recently finished
+    first)."""
 
     your_turn: list[YourGame]
     waiting: list[YourGame]
     finished: list[YourGame]
     lobby: list[YourGame] = field(default_factory=list)
+    live: list[YourGame] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         """True when the player has no room to list."""
-        return not (self.your_turn or self.waiting or self.finished or self.lobby)
+        return not (self.your_turn or self.waiting or self.finished or self.lobby
+                    or self.live)
 
 
 def _moment(value: Any) -> datetime | None:
@@ -112,12 +117,14 @@ def order(games: list[YourGame], limit_finished: int = FINISHED_LIMIT) -> YourGa
     far, old = datetime.max.replace(tzinfo=UTC), datetime.min.replace(tzinfo=UTC)
     yours = sorted((g for g in games if g.your_turn and g.status != "finished"),
                    key=lambda g: (g.deadline or far, g.code))
-    def latest(status: str) -> list[YourGame]:
-        return sorted((g for g in games if not g.your_turn and g.status == status),
+    def latest(status: str, turn_based: bool | None = None) -> list[YourGame]:
+        return sorted((g for g in games if not g.your_turn and g.status == status
+                       and turn_based in (None, g.turn_based)),
                       key=lambda g: (g.active or old, g.code), reverse=True)
 
     finished = latest("finished")
-    return YourGames(yours, latest("playing"), finished[:limit_finished], latest("lobby"))
+    return YourGames(yours, latest("playing", True), finished[:limit_finished],
+                     latest("lobby"), latest("playing", False))
 
 
 async def your_games(session: AsyncSession, player_id: str, now: datetime) -> YourGames:
@@ -130,12 +137,13 @@ async def your_games(session: AsyncSession, player_id: str, now: datetime) -> Yo
              .correlate(Room).scalar_subquery())
     rows: Sequence[Any] = (await session.execute(
         select(Room.id, Room.code, Room.game, Room.status, Room.turns, Room.created_at,
-               Seat.id, case((Room.status == "finished", ended)))
+               Seat.id, case((Room.status == "finished", ended)), Room.options)
         .join(Seat, Seat.room_id == Room.id)
         .where(Seat.player_id == player_id, Seat.status == "active",
                or_(Room.status.in_(("lobby", "playing")),
                    (Room.status == "finished")
                    & (ended >= now - timedelta(days=FINISHED_DAYS)))))).all()
+    rows = [row for row in rows if not is_guide(row[-1])]  # a lesson, not a game
     if not rows:
         return YourGames([], [], [])
     names: dict[int, dict[int, str]] = {}  # room -> seat -> name, in seat order
@@ -146,7 +154,7 @@ async def your_games(session: AsyncSession, player_id: str, now: datetime) -> Yo
             .order_by(Seat.room_id, Seat.position)):
         names.setdefault(room_id, {})[seat] = name
     games = []
-    for room_id, code, kind, status, turns, created, seat_id, end in rows:
+    for room_id, code, kind, status, turns, created, seat_id, end, _ in rows:
         waits, due, away = turn_of(turns, seat_id)
         moments = [m for m in (as_utc(created), latest_since(turns)) if m is not None]
         games.append(YourGame(

@@ -59,7 +59,7 @@ async def home(request: Request, player: CurrentPlayer, session: SessionDep,
     """The home page: the guest's rooms that are still open, new room, play alone, Knikkers,
     leaderboards, your games."""
     return templates.TemplateResponse(request, "home.html", home_context(
-        player, my_rooms=await rooms_of(session, guest_id)))
+        player, my_rooms=await rooms_of(session, guest_id), now=request.app.state.clock()))
 
 
 @router.get("/name", response_class=HTMLResponse, name="name_form")

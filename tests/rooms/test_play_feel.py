@@ -13,10 +13,11 @@ BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
 
 
 async def _mine(database_url: str, player: str) -> list[MyRoom]:
+    """The player's rooms as ``(code, kind, status)`` (``MyRoom`` without names and time)."""
     db = Database(database_url)
     try:
         async with db.sessionmaker() as session:
-            return await rooms_of(session, player)
+            return [MyRoom(*room[:3]) for room in await rooms_of(session, player)]
     finally:
         await db.dispose()
 

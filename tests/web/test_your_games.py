@@ -121,6 +121,9 @@ def test_your_turn_first_by_deadline_then_the_others_then_finished(client, setti
         await add_room(session, "GONE", [(ME, "left"), (BRAM, "active")], waits={ME: due["SOON"]})
         await add_room(session, "EVES", [(EVE, "active"), (BRAM, "active")],
                        waits={EVE: due["SOON"]})
+        lesson = await add_room(session, "LESSON", [(ME, "active")], turn_based=False,
+                                started=now - timedelta(minutes=5))
+        lesson.options = {"guide": True}  # a guided first round: a lesson, not a game
 
     asyncio.run(seed(settings.database_url, build))
     as_me(client, settings)
@@ -144,6 +147,12 @@ def test_your_turn_first_by_deadline_then_the_others_then_finished(client, setti
     assert text.count("data-away") == 1  # missed three turns: a bot plays for Anna in LATE
     assert "with Bram, Carl" in text and "Anna" not in text.split('id="your-games-title"')[1]
     assert 'href="/r/EVES"' not in text and 'href="/r/GONE"' not in text
+    assert "LESSON" not in text  # the guided first round is no game of the list
+    # the home page's rooms: the same rooms not finished, told apart by who is at the table
+    home = client.get("/", headers={"accept-language": "en"}).text
+    assert 'data-my-room="LESSON"' not in home and 'data-my-room="BRAMS"' in home
+    brams = home.split('data-my-room="BRAMS"', 1)[1].split("</li>", 1)[0]
+    assert "with Bram<" in brams and "Opened 1 day ago<" in brams
     # whom a turn-based table waits for, and when each room last moved (rooms of the same
     # game with the same people told apart)
     brams = row_html(text, "BRAMS")
@@ -303,10 +312,13 @@ def test_order_puts_deadlines_first_and_keeps_twenty_finished() -> None:
     games += [YourGame("NODUE", "kniffel", "playing", your_turn=True),
               YourGame("DUE", "kniffel", "playing", your_turn=True, deadline=t),
               YourGame("OLDER", "kniffel", "lobby", active=t - timedelta(days=1)),
-              YourGame("NEWER", "kniffel", "playing", active=t)]
+              YourGame("NEWER", "kniffel", "playing", active=t, turn_based=True),
+              YourGame("LIVE", "kniffel", "playing", active=t)]
     listed = order(games)
     assert [g.code for g in listed.your_turn] == ["DUE", "NODUE"]
     assert [g.code for g in listed.waiting] == ["NEWER"]
+    # a live game is not "waiting for the others": whose turn it is there is not stored
+    assert [g.code for g in listed.live] == ["LIVE"]
     assert [g.code for g in listed.lobby] == ["OLDER"]  # not started yet: a list of its own
     assert [g.code for g in listed.finished] == [f"F{i:02d}" for i in range(20)]
 
