@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.exc import IntegrityError
 
 from app.daily import store
+from app.daily.card import result_card
 from app.daily.par import KIND, BotGame, bot_game, rolls
 from app.i18n import gettext as _
 from app.rooms.dice import daily_seed
@@ -114,25 +115,48 @@ async def daily_knister_play(request: Request, session: SessionDep, rooms: Rooms
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
-@router.get("/daily/knister/{day}/s/{attempt}", response_class=HTMLResponse,
-            name="daily_shared")
-async def daily_shared(request: Request, day: str, attempt: int, session: SessionDep,
-                       player: CurrentPlayer) -> Response:
-    """A shared result of the daily Knister of ``day``: name, score, par and rank only (no
-    grid, no roll); 404 for an unknown or unfinished attempt."""
+async def _shared(request: Request, session: SessionDep, day: str,
+                  attempt: int) -> dict[str, Any]:
+    """What a shared result shows: ``day``, ``rank``, ``attempt`` (its name and score),
+    ``of`` (ranked players) and ``par``; 404 for a bad day or an attempt that is not a
+    finished first attempt of that day."""
     try:
         if date.fromisoformat(day).isoformat() != day or day > today(request):
             raise ValueError(day)
     except ValueError:
         raise HTTPException(404, detail="no such day") from None
     ranking = await store.board(session, KIND, day)
-    found = None
-    for rank, a in ranking:
-        if a.id == attempt:
-            found = (rank, a)
+    found = next(((rank, a) for rank, a in ranking if a.id == attempt), None)
     if found is None:
         raise HTTPException(404, detail="no such finished first attempt")
     bot = await asyncio.to_thread(bot_game, _secret(request), day)
+    return {"day": day, "rank": found[0], "attempt": found[1], "of": len(ranking),
+            "par": bot.total}
+
+
+@router.get("/daily/knister/{day}/s/{attempt:int}", response_class=HTMLResponse,
+            name="daily_shared")
+async def daily_shared(request: Request, day: str, attempt: int, session: SessionDep,
+                       player: CurrentPlayer) -> Response:
+    """A shared result of the daily Knister of ``day``: name, score, par and rank only (no
+    grid, no roll), with its preview image (``og:image``); 404 for an unknown or
+    unfinished attempt."""
+    shared = await _shared(request, session, day, attempt)
+    image = str(request.url_for("daily_card", day=day, attempt=attempt))
     return templates.TemplateResponse(request, "daily/shared.html", {
-        "player": player, "day": day, "rank": found[0], "attempt": found[1],
-        "of": len(ranking), "par": bot.total})
+        "player": player, "image": image, **shared})
+
+
+@router.get("/daily/knister/{day}/s/{attempt:int}.png", name="daily_card")
+async def daily_card(request: Request, day: str, attempt: int,
+                     session: SessionDep) -> Response:
+    """The shared result's preview image (PNG, 1200 x 630, ``card.result_card``): the day,
+    the score, par and rank, in the viewer's language; 404 as ``daily_shared``."""
+    shared = await _shared(request, session, day, attempt)
+    lines = (_("%(score)s points") % {"score": shared["attempt"].score},
+             _("Par %(par)s") % {"par": shared["par"]},
+             _("Rank %(rank)s of %(of)s") % {"rank": shared["rank"], "of": shared["of"]})
+    title = f"{_('Knister of the day')} · {day}"
+    png = await asyncio.to_thread(result_card, title, lines)
+    return Response(png, media_type="image/png",
+                    headers={"Cache-Control": "public, max-age=300"})

@@ -81,6 +81,10 @@ async def test_same_rolls_for_everyone_ranked_first_attempts_par_and_streak(serv
     other = (await cem.http.get(shared.replace(server.url, ""))).text
     assert f'data-daily-score="{score}"' in other and f'data-daily-par="{par}"' in other
     assert "data-line=" not in other and "data-daily-lines" not in other and code not in other
+    image = re.search(r'property="og:image" content="([^"]+)"', other).group(1)
+    card = await cem.http.get(image.replace(server.url, ""))
+    assert card.status_code == 200 and card.headers["content-type"] == "image/png"
+    assert card.content.startswith(b"\x89PNG")
 
     # Bram gets the same rolls; his second attempt is not ranked
     _, rolls_b, score_b = await _attempt(bram)
