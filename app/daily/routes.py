@@ -84,6 +84,15 @@ async def _details(request: Request, session: SessionDep, rooms: RoomsDep,
     return {"accuracy": getattr(found, "accuracy", None)}
 
 
+@router.get("/daily", response_class=HTMLResponse, name="daily_index")
+async def daily_index(request: Request, player: CurrentPlayer) -> Response:
+    """Every daily challenge on one page: Knister and Kniffel of the day, and Knikkers'
+    daily game (started by its own form, ``/knikkers/daily``)."""
+    return templates.TemplateResponse(request, "daily/index.html", {
+        "player": player, "day": today(request),
+        "challenges": [(kind, _(title)) for kind, title in TITLES.items()]})
+
+
 @router.get("/daily/{kind}", response_class=HTMLResponse, name="daily")
 async def daily(request: Request, kind: str, session: SessionDep, rooms: RoomsDep,
                 reviews: ReviewsDep, player: CurrentPlayer, guest_id: GuestId) -> Response:
@@ -105,11 +114,13 @@ async def daily(request: Request, kind: str, session: SessionDep, rooms: RoomsDe
                                            share_url),
                   **await _details(request, session, rooms, reviews, kind, day, shown)}
     yesterday = (request.app.state.clock() - timedelta(days=1)).date().isoformat()
+    known = await store.friends(session, guest_id)  # the board among friends
     return templates.TemplateResponse(request, "daily/day.html", {
         "player": player, "kind": kind, "title": _(TITLES[kind]), "day": day,
         "attempts": mine, "result": result,
         "running": next((a for a in mine if not a.finished), None),
         "board": ranking, "me": guest_id,
+        "friends": [(r, a) for r, a in ranking if a.player_id in known],
         "commitment": hashlib.sha256(bytes.fromhex(daily_seed(secret, kind, day))).hexdigest(),
         "yesterday": yesterday, "yesterday_seed": daily_seed(secret, kind, yesterday),
         "streak": await store.streak(session, guest_id, kind, day),

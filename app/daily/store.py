@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import DailyAttempt, Game, GameEvent, Player, Room
+from app.store.models import DailyAttempt, Game, GameEvent, Player, Room, Seat
 
 
 @dataclass(frozen=True)
@@ -124,3 +124,13 @@ async def history(session: AsyncSession, player_id: str, kind: str,
         out.append((str(day), int(next(iter(totals.values()))) if status == "finished"
                     and totals else None))
     return out
+
+
+async def friends(session: AsyncSession, player_id: str) -> set[str]:
+    """Everyone ``player_id`` has shared a room with (a seat in the same room, bots and
+    seats without a phone included but harmless: they play no daily challenge), and the
+    player themself."""
+    rooms = select(Seat.room_id).where(Seat.player_id == player_id)
+    rows = await session.execute(select(func.distinct(Seat.player_id))
+                                 .where(Seat.room_id.in_(rooms)))
+    return {str(p) for (p,) in rows} | {player_id}

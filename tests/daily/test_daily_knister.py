@@ -110,6 +110,25 @@ async def test_same_rolls_for_everyone_ranked_first_attempts_par_and_streak(serv
         await guest.aclose()
 
 
+async def test_the_board_among_friends_and_the_daily_page(server) -> None:
+    """Among friends: those the player shared a room with (and themself); /daily lists
+    every daily challenge, Knikkers' daily game included."""
+    anna, bram, dora = (Guest(server.url, n) for n in ("Anna", "Bram", "Dora"))
+    code = await anna.create_room("knister")
+    assert (await bram.join(code)).status_code == 303  # Anna and Bram shared a room
+    for guest in (anna, bram, dora):
+        await _attempt(guest)
+    page = (await anna.http.get("/daily/knister")).text
+    friends = page.split("data-daily-friends", 1)[1].split("</ol>", 1)[0]
+    assert "Anna" in friends and "Bram" in friends and "Dora" not in friends
+    assert page.count("data-board-rank=") == 3
+    index = (await dora.http.get("/daily")).text
+    for kind in ("knister", "kniffel", "knikkers"):
+        assert f'data-daily-link="{kind}"' in index
+    for guest in (anna, bram, dora):
+        await guest.aclose()
+
+
 async def test_a_bad_start_changes_nothing(server) -> None:
     guest = Guest(server.url, "")
     r = await guest.http.post("/daily/knister", data={"name": "   "})
