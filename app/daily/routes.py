@@ -7,8 +7,8 @@
   (first attempts: names and scores only); your streak and your latest days;
 - ``POST /daily/<kind>``: start an attempt (the first is ranked, later ones are not): a solo
   room on the day's dice, whose page follows;
-- ``GET /daily/<kind>/<day>/s/<attempt id>``: a shared result: score, par and rank only; its
-  preview image ``.png``.
+- ``GET /daily/s/<attempt id>``: a shared result (a ranked first attempt): score, par and
+  rank only; its preview image ``/daily/s/<attempt id>.png``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from app.daily import store
 from app.daily.card import result_card
 from app.daily.par import bot_game, rolls
 from app.errors import N_
+from app.i18n import format_date
 from app.i18n import gettext as _
 from app.rooms.dice import daily_seed
 from app.rooms.games import get_game
@@ -89,7 +90,7 @@ async def daily_index(request: Request, player: CurrentPlayer) -> Response:
     """Every daily challenge on one page: Knister and Kniffel of the day, and Knikkers'
     daily game (started by its own form, ``/knikkers/daily``)."""
     return templates.TemplateResponse(request, "daily/index.html", {
-        "player": player, "day": today(request),
+        "player": player, "day": today(request), "day_date": date.fromisoformat(today(request)),
         "challenges": [(kind, _(title)) for kind, title in TITLES.items()]})
 
 
@@ -106,32 +107,36 @@ async def daily(request: Request, kind: str, session: SessionDep, rooms: RoomsDe
         shown = done[0]
         par = await par_of(request, kind, day)
         rank = next((r for r, a in ranking if a.player_id == guest_id), None)
-        share_url = str(request.url_for("daily_shared", kind=kind, day=day, attempt=shown.id)
+        share_url = str(request.url_for("daily_shared", attempt=shown.id)
                         if shown.number == 1 else request.url_for("daily", kind=kind))
         result = {"attempt": shown, "par": par, "rank": rank, "of": len(ranking),
                   "share_url": share_url,
                   "share_text": share_text(kind, day, shown.score, par, rank, len(ranking),
                                            share_url),
                   **await _details(request, session, rooms, reviews, kind, day, shown)}
-    yesterday = (request.app.state.clock() - timedelta(days=1)).date().isoformat()
+    yesterday = request.app.state.clock().date() - timedelta(days=1)
     known = await store.friends(session, guest_id)  # the board among friends
     return templates.TemplateResponse(request, "daily/day.html", {
         "player": player, "kind": kind, "title": _(TITLES[kind]), "day": day,
+        "day_date": date.fromisoformat(day),
         "attempts": mine, "result": result,
         "running": next((a for a in mine if not a.finished), None),
         "board": ranking, "me": guest_id,
         "friends": [(r, a) for r, a in ranking if a.player_id in known],
         "commitment": hashlib.sha256(bytes.fromhex(daily_seed(secret, kind, day))).hexdigest(),
-        "yesterday": yesterday, "yesterday_seed": daily_seed(secret, kind, yesterday),
+        "yesterday": yesterday, "yesterday_seed": daily_seed(secret, kind,
+                                                             yesterday.isoformat()),
         "streak": await store.streak(session, guest_id, kind, day),
-        "history": await store.history(session, guest_id, kind)})
+        "history": [(date.fromisoformat(d), score)
+                    for d, score in await store.history(session, guest_id, kind)]})
 
 
 def share_text(kind: str, day: str, score: int | None, par: int | None, rank: int | None,
                of: int, url: str) -> str:
     """The short text a player shares, in their language: the challenge, the day, score,
     par, rank (when ranked) and the link."""
-    values = {"game": _(TITLES[kind]), "day": day, "score": score,
+    values = {"game": _(TITLES[kind]), "day": format_date(date.fromisoformat(day)),
+              "score": score,
               "par": "…" if par is None else par, "rank": rank, "of": of, "url": url}
     if rank is None:
         return _("%(game)s %(day)s: %(score)s points (par %(par)s). %(url)s") % values
@@ -162,49 +167,45 @@ async def daily_play(request: Request, kind: str, session: SessionDep, rooms: Ro
     return RedirectResponse(f"/r/{code}", status_code=303)
 
 
-async def _shared(request: Request, session: SessionDep, kind: str, day: str,
-                  attempt: int) -> dict[str, Any]:
-    """What a shared result shows: ``kind``, ``title``, ``day``, ``rank``, ``attempt`` (its
-    name and score), ``of`` (ranked players) and ``par``; 404 for another kind, a bad day or
-    an attempt that is not a finished first attempt of that day."""
-    kind = _kind(kind)
-    try:
-        if date.fromisoformat(day).isoformat() != day or day > today(request):
-            raise ValueError(day)
-    except ValueError:
-        raise HTTPException(404, detail="no such day") from None
+async def _shared(request: Request, session: SessionDep, attempt: int) -> dict[str, Any]:
+    """What a shared result shows: ``kind``, ``title``, ``day`` (and ``day_date``), ``rank``,
+    ``attempt`` (its name and score), ``of`` (ranked players) and ``par``; 404 for an
+    attempt that is not a finished first attempt."""
+    found_day = await store.kind_and_day(session, attempt)
+    if found_day is None or found_day[0] not in TITLES:
+        raise HTTPException(404, detail="no such attempt")
+    kind, day = found_day
     ranking = await store.board(session, kind, day)
     found = next(((rank, a) for rank, a in ranking if a.id == attempt), None)
     if found is None:
         raise HTTPException(404, detail="no such finished first attempt")
-    return {"kind": kind, "title": _(TITLES[kind]), "day": day, "rank": found[0],
-            "attempt": found[1], "of": len(ranking),
-            "par": await par_of(request, kind, day)}
+    return {"kind": kind, "title": _(TITLES[kind]), "day": day,
+            "day_date": date.fromisoformat(day), "rank": found[0], "attempt": found[1],
+            "of": len(ranking), "par": await par_of(request, kind, day)}
 
 
-@router.get("/daily/{kind}/{day}/s/{attempt:int}", response_class=HTMLResponse,
-            name="daily_shared")
-async def daily_shared(request: Request, kind: str, day: str, attempt: int,
-                       session: SessionDep, player: CurrentPlayer) -> Response:
-    """A shared result of the challenge of ``kind`` on ``day``: name, score, par and rank
-    only (no grid, no roll), with its preview image (``og:image``); 404 for an unknown or
-    unfinished attempt."""
-    shared = await _shared(request, session, kind, day, attempt)
-    image = str(request.url_for("daily_card", kind=kind, day=day, attempt=attempt))
+@router.get("/daily/s/{attempt:int}", response_class=HTMLResponse, name="daily_shared")
+async def daily_shared(request: Request, attempt: int, session: SessionDep,
+                       player: CurrentPlayer) -> Response:
+    """A shared result of a daily challenge: name, score, par and rank only (no grid, no
+    roll), with its preview image (``og:image``); 404 for an unknown or unfinished
+    attempt."""
+    shared = await _shared(request, session, attempt)
+    image = str(request.url_for("daily_card", attempt=attempt))
     return templates.TemplateResponse(request, "daily/shared.html", {
         "player": player, "image": image, **shared})
 
 
-@router.get("/daily/{kind}/{day}/s/{attempt:int}.png", name="daily_card")
-async def daily_card(request: Request, kind: str, day: str, attempt: int,
-                     session: SessionDep) -> Response:
+@router.get("/daily/s/{attempt:int}.png", name="daily_card")
+async def daily_card(request: Request, attempt: int, session: SessionDep) -> Response:
     """The shared result's preview image (PNG, 1200 x 630, ``card.result_card``): the day,
     the score, par and rank, in the viewer's language; 404 as ``daily_shared``."""
-    shared = await _shared(request, session, kind, day, attempt)
+    shared = await _shared(request, session, attempt)
     par = "…" if shared["par"] is None else shared["par"]
     lines = (_("%(score)s points") % {"score": shared["attempt"].score},
              _("Par %(par)s") % {"par": par},
              _("Rank %(rank)s of %(of)s") % {"rank": shared["rank"], "of": shared["of"]})
-    png = await asyncio.to_thread(result_card, f"{shared['title']} · {day}", lines)
+    title = f"{shared['title']} · {format_date(shared['day_date'])}"
+    png = await asyncio.to_thread(result_card, title, lines)
     return Response(png, media_type="image/png",
                     headers={"Cache-Control": "public, max-age=300"})

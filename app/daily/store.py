@@ -134,3 +134,10 @@ async def friends(session: AsyncSession, player_id: str) -> set[str]:
     rows = await session.execute(select(func.distinct(Seat.player_id))
                                  .where(Seat.room_id.in_(rooms)))
     return {str(p) for (p,) in rows} | {player_id}
+
+
+async def kind_and_day(session: AsyncSession, attempt_id: int) -> tuple[str, str] | None:
+    """The challenge (``kind``, ``day``) of attempt ``attempt_id``, None when unknown."""
+    row = (await session.execute(select(DailyAttempt.kind, DailyAttempt.day)
+                                 .where(DailyAttempt.id == attempt_id))).first()
+    return None if row is None else (str(row[0]), str(row[1]))

@@ -134,6 +134,7 @@ async def test_a_bad_start_changes_nothing(server) -> None:
     r = await guest.http.post("/daily/knister", data={"name": "   "})
     assert r.status_code == 422
     assert "data-board-rank" not in (await guest.http.get("/daily/knister")).text
-    assert (await guest.http.get("/daily/knister/2020-13-01/s/1")).status_code == 404
-    assert (await guest.http.get("/daily/knister/2020-01-01/s/999")).status_code == 404
+    assert (await guest.http.get("/daily/s/999")).status_code == 404
+    assert (await guest.http.get("/daily/s/999.png")).status_code == 404
+    assert (await guest.http.get("/daily/nope")).status_code == 404
     await guest.aclose()
