@@ -105,6 +105,11 @@ async def test_same_rolls_for_everyone_ranked_first_attempts_par_and_streak(serv
     _, rolls_next, _ = await _attempt(anna)
     assert rolls_next != rolls
     assert 'data-streak="2"' in (await anna.http.get("/daily/knister")).text
+    home = (await anna.http.get("/")).text  # the player's page: streak and days
+    me = re.search(r'href="/players/([0-9a-f]{32})/games"', home)
+    assert me is not None
+    history = (await cem.http.get(f"/players/{me.group(1)}/games")).text
+    assert 'data-player-streak="knister:2"' in history and "data-player-daily" in history
     assert 'data-streak="1"' in (await bram.http.get("/daily/knister")).text
     for guest in (anna, bram, cem):
         await guest.aclose()
