@@ -18,12 +18,31 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+Grid = tuple[tuple[int | None, ...], ...]
+GRID_LEFT, GRID_TOP, CELL = 700, 160, 88  # the 5 x 5 grid on the right, 88 px cells
+
+
+def _grid(draw: ImageDraw.ImageDraw, grid: Grid) -> None:
+    """A Knister grid (5 rows of 5 sums or None) on the right of the card."""
+    font = _font(44)
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            x, y = GRID_LEFT + c * CELL, GRID_TOP + r * CELL
+            draw.rectangle((x, y, x + CELL, y + CELL), outline=INK, width=3)
+            if value is not None:
+                draw.text((x + CELL / 2, y + CELL / 2), str(value), fill=INK, font=font,
+                          anchor="mm")
+
+
 @lru_cache(maxsize=256)
-def result_card(title: str, lines: tuple[str, ...]) -> bytes:
+def result_card(title: str, lines: tuple[str, ...], grid: Grid | None = None) -> bytes:
     """A PNG (bytes) with ``title`` on top and ``lines`` (already translated text, at most
-    four) below, large; the same arguments give the same bytes."""
+    four) below, large, and a Knister ``grid`` on the right when given (only once the day
+    is over); the same arguments give the same bytes."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
+    if grid is not None:
+        _grid(draw, grid)
     draw.rectangle((0, 0, WIDTH, 24), fill=ACCENT)
     draw.text((60, 70), title, fill=INK, font=_font(64))
     y = 200

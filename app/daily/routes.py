@@ -199,13 +199,18 @@ async def daily_shared(request: Request, attempt: int, session: SessionDep,
 @router.get("/daily/s/{attempt:int}.png", name="daily_card")
 async def daily_card(request: Request, attempt: int, session: SessionDep) -> Response:
     """The shared result's preview image (PNG, 1200 x 630, ``card.result_card``): the day,
-    the score, par and rank, in the viewer's language; 404 as ``daily_shared``."""
+    the score, par and rank, in the viewer's language, and (Knister) the grid once the day is
+    over; 404 as ``daily_shared``."""
     shared = await _shared(request, session, attempt)
     par = "…" if shared["par"] is None else shared["par"]
     lines = (_("%(score)s points") % {"score": shared["attempt"].score},
              _("Par %(par)s") % {"par": par},
              _("Rank %(rank)s of %(of)s") % {"rank": shared["rank"], "of": shared["of"]})
     title = f"{shared['title']} · {format_date(shared['day_date'])}"
-    png = await asyncio.to_thread(result_card, title, lines)
+    attempt_row: store.Attempt = shared["attempt"]
+    over = shared["day"] < today(request)  # the grid only once nobody can play the day
+    grid = await store.grid(session, attempt_row.game_id) \
+        if over and shared["kind"] == "knister" and attempt_row.game_id else None
+    png = await asyncio.to_thread(result_card, title, lines, grid)
     return Response(png, media_type="image/png",
                     headers={"Cache-Control": "public, max-age=300"})

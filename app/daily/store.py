@@ -141,3 +141,15 @@ async def kind_and_day(session: AsyncSession, attempt_id: int) -> tuple[str, str
     row = (await session.execute(select(DailyAttempt.kind, DailyAttempt.day)
                                  .where(DailyAttempt.id == attempt_id))).first()
     return None if row is None else (str(row[0]), str(row[1]))
+
+
+async def grid(session: AsyncSession, game_id: int) -> tuple[tuple[int | None, ...], ...]:
+    """The Knister grid a game's placements filled (5 rows of 5 sums or None)."""
+    rows = await session.execute(select(GameEvent.payload).where(
+        GameEvent.game_id == game_id, GameEvent.type == "place").order_by(GameEvent.seq))
+    cells: list[list[int | None]] = [[None] * 5 for _ in range(5)]
+    payloads: list[Any] = list(rows.scalars())
+    for payload in payloads:
+        r, c = payload["cell"]
+        cells[int(r)][int(c)] = int(payload["value"])
+    return tuple(tuple(row) for row in cells)

@@ -5,10 +5,12 @@ challenge."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
 import pytest
+from PIL import Image
 
 from app.engines.knister import KnisterRules, score_grid
 from app.engines.knister_bot import choose_cell
@@ -49,6 +51,12 @@ def _par(rolls: list[tuple[int, int]], day: str) -> int:
         r, c = choose_cell(grid, a + b, k, 10, rng, level="strong")
         grid[r][c] = a + b
     return score_grid(grid, KnisterRules(10)).total
+
+
+def _plain_right(png: bytes) -> bool:
+    """True when the right part of a preview image (where a grid goes) is one colour."""
+    image = Image.open(io.BytesIO(png)).convert("RGB").crop((690, 155, 1150, 605))
+    return image.getcolors(1) is not None  # None: more than one colour
 
 
 def _day(page: str) -> str:
@@ -96,12 +104,16 @@ async def test_same_rolls_for_everyone_ranked_first_attempts_par_and_streak(serv
     assert f'data-board-score="{score_b}"' in page
     page = (await bram.http.get("/daily/knister")).text
     assert "Play again (unranked)" in page
+    card_path = image.replace(server.url, "")
+    day_card = (await cem.http.get(card_path)).content  # scores only while the day lasts
 
     # the next day: other rolls; Anna's streak grows, Bram's is one
     assert (await anna.http.post("/_test/clock", json={"advance_seconds": DAY})).status_code \
         == 200
     page = (await anna.http.get("/daily/knister")).text
     assert _day(page) != day and "data-daily-board-empty" in page and 'data-streak="1"' in page
+    after = (await cem.http.get(card_path)).content  # the day is over: the grid too
+    assert _plain_right(day_card) and not _plain_right(after)
     _, rolls_next, _ = await _attempt(anna)
     assert rolls_next != rolls
     assert 'data-streak="2"' in (await anna.http.get("/daily/knister")).text
