@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import DailyAttempt, Game, GameEvent, Player, Room
+from app.store.models import DailyAttempt, Game, GameEvent, Player, Room, Seat
 
 
 @dataclass(frozen=True)
@@ -124,3 +124,32 @@ async def history(session: AsyncSession, player_id: str, kind: str,
         out.append((str(day), int(next(iter(totals.values()))) if status == "finished"
                     and totals else None))
     return out
+
+
+async def friends(session: AsyncSession, player_id: str) -> set[str]:
+    """Everyone ``player_id`` has shared a room with (a seat in the same room, bots and
+    seats without a phone included but harmless: they play no daily challenge), and the
+    player themself."""
+    rooms = select(Seat.room_id).where(Seat.player_id == player_id)
+    rows = await session.execute(select(func.distinct(Seat.player_id))
+                                 .where(Seat.room_id.in_(rooms)))
+    return {str(p) for (p,) in rows} | {player_id}
+
+
+async def kind_and_day(session: AsyncSession, attempt_id: int) -> tuple[str, str] | None:
+    """The challenge (``kind``, ``day``) of attempt ``attempt_id``, None when unknown."""
+    row = (await session.execute(select(DailyAttempt.kind, DailyAttempt.day)
+                                 .where(DailyAttempt.id == attempt_id))).first()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+async def grid(session: AsyncSession, game_id: int) -> tuple[tuple[int | None, ...], ...]:
+    """The Knister grid a game's placements filled (5 rows of 5 sums or None)."""
+    rows = await session.execute(select(GameEvent.payload).where(
+        GameEvent.game_id == game_id, GameEvent.type == "place").order_by(GameEvent.seq))
+    cells: list[list[int | None]] = [[None] * 5 for _ in range(5)]
+    payloads: list[Any] = list(rows.scalars())
+    for payload in payloads:
+        r, c = payload["cell"]
+        cells[int(r)][int(c)] = int(payload["value"])
+    return tuple(tuple(row) for row in cells)

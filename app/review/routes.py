@@ -11,9 +11,12 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from fastapi import APIRouter, BackgroundTasks, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.daily import store as daily_store
 from app.knikkers import charts
 from app.review.history import per_kind, played_games
 from app.rooms.codes import is_code
@@ -26,6 +29,7 @@ from app.web.templating import templates
 router = APIRouter()
 RETRY_MS = 2000  # how soon a "being prepared" fragment asks again
 LISTED = 50  # games listed on the history page (all count in the numbers)
+DAILY_KINDS = ("knister", "kniffel")  # the daily challenges (app/daily)
 ANALYSE_PER_VISIT = 5  # games without an analysis analysed after a history page is sent
 
 
@@ -118,12 +122,17 @@ async def player_games(request: Request, player_id: str, session: SessionDep,
     for game in missing:
         background.add_task(reviews.analysis, game)
     kinds = per_kind(played)
+    today = request.app.state.clock().date().isoformat()
+    daily = [(kind, await daily_store.streak(session, player_id, kind, today),
+              [(date.fromisoformat(day), score) for day, score in
+               await daily_store.history(session, player_id, kind, limit=14)])
+             for kind in DAILY_KINDS]  # docs/rules.md, "Daily challenges"
     # Give the connection back now: the analyses run after the response, each in a session
     # of its own, and must not wait for one this request still holds (tests/rooms/
     # test_pool_pressure.py shows that wait).
     await session.close()
     return templates.TemplateResponse(request, "review/history.html", {
         "player": player, "subject": subject, "games": list(reversed(played))[:LISTED],
-        "total": len(played), "kinds": kinds,
+        "total": len(played), "kinds": kinds, "daily": daily,
         "lines": {k.kind: charts.score_line([score for _, score in k.history]) for k in kinds},
         "reviewable": {kind for kind, plugin in GAMES.items() if plugin.review is not None}})

@@ -5,10 +5,12 @@ challenge."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
 import pytest
+from PIL import Image
 
 from app.engines.knister import KnisterRules, score_grid
 from app.engines.knister_bot import choose_cell
@@ -51,6 +53,12 @@ def _par(rolls: list[tuple[int, int]], day: str) -> int:
     return score_grid(grid, KnisterRules(10)).total
 
 
+def _plain_right(png: bytes) -> bool:
+    """True when the right part of a preview image (where a grid goes) is one colour."""
+    image = Image.open(io.BytesIO(png)).convert("RGB").crop((690, 155, 1150, 605))
+    return image.getcolors(1) is not None  # None: more than one colour
+
+
 def _day(page: str) -> str:
     return re.search(r'data-day="([0-9-]+)"', page).group(1)
 
@@ -81,6 +89,10 @@ async def test_same_rolls_for_everyone_ranked_first_attempts_par_and_streak(serv
     other = (await cem.http.get(shared.replace(server.url, ""))).text
     assert f'data-daily-score="{score}"' in other and f'data-daily-par="{par}"' in other
     assert "data-line=" not in other and "data-daily-lines" not in other and code not in other
+    image = re.search(r'property="og:image" content="([^"]+)"', other).group(1)
+    card = await cem.http.get(image.replace(server.url, ""))
+    assert card.status_code == 200 and card.headers["content-type"] == "image/png"
+    assert card.content.startswith(b"\x89PNG")
 
     # Bram gets the same rolls; his second attempt is not ranked
     _, rolls_b, score_b = await _attempt(bram)
@@ -92,17 +104,45 @@ async def test_same_rolls_for_everyone_ranked_first_attempts_par_and_streak(serv
     assert f'data-board-score="{score_b}"' in page
     page = (await bram.http.get("/daily/knister")).text
     assert "Play again (unranked)" in page
+    card_path = image.replace(server.url, "")
+    day_card = (await cem.http.get(card_path)).content  # scores only while the day lasts
 
     # the next day: other rolls; Anna's streak grows, Bram's is one
     assert (await anna.http.post("/_test/clock", json={"advance_seconds": DAY})).status_code \
         == 200
     page = (await anna.http.get("/daily/knister")).text
     assert _day(page) != day and "data-daily-board-empty" in page and 'data-streak="1"' in page
+    after = (await cem.http.get(card_path)).content  # the day is over: the grid too
+    assert _plain_right(day_card) and not _plain_right(after)
     _, rolls_next, _ = await _attempt(anna)
     assert rolls_next != rolls
     assert 'data-streak="2"' in (await anna.http.get("/daily/knister")).text
+    home = (await anna.http.get("/")).text  # the player's page: streak and days
+    me = re.search(r'href="/players/([0-9a-f]{32})/games"', home)
+    assert me is not None
+    history = (await cem.http.get(f"/players/{me.group(1)}/games")).text
+    assert 'data-player-streak="knister:2"' in history and "data-player-daily" in history
     assert 'data-streak="1"' in (await bram.http.get("/daily/knister")).text
     for guest in (anna, bram, cem):
+        await guest.aclose()
+
+
+async def test_the_board_among_friends_and_the_daily_page(server) -> None:
+    """Among friends: those the player shared a room with (and themself); /daily lists
+    every daily challenge, Knikkers' daily game included."""
+    anna, bram, dora = (Guest(server.url, n) for n in ("Anna", "Bram", "Dora"))
+    code = await anna.create_room("knister")
+    assert (await bram.join(code)).status_code == 303  # Anna and Bram shared a room
+    for guest in (anna, bram, dora):
+        await _attempt(guest)
+    page = (await anna.http.get("/daily/knister")).text
+    friends = page.split("data-daily-friends", 1)[1].split("</ol>", 1)[0]
+    assert "Anna" in friends and "Bram" in friends and "Dora" not in friends
+    assert page.count("data-board-rank=") == 3
+    index = (await dora.http.get("/daily")).text
+    for kind in ("knister", "kniffel", "knikkers"):
+        assert f'data-daily-link="{kind}"' in index
+    for guest in (anna, bram, dora):
         await guest.aclose()
 
 
@@ -111,6 +151,7 @@ async def test_a_bad_start_changes_nothing(server) -> None:
     r = await guest.http.post("/daily/knister", data={"name": "   "})
     assert r.status_code == 422
     assert "data-board-rank" not in (await guest.http.get("/daily/knister")).text
-    assert (await guest.http.get("/daily/knister/2020-13-01/s/1")).status_code == 404
-    assert (await guest.http.get("/daily/knister/2020-01-01/s/999")).status_code == 404
+    assert (await guest.http.get("/daily/s/999")).status_code == 404
+    assert (await guest.http.get("/daily/s/999.png")).status_code == 404
+    assert (await guest.http.get("/daily/nope")).status_code == 404
     await guest.aclose()

@@ -177,10 +177,11 @@ def _assert_nothing_told(seen: Seen, record: dict) -> None:
     """Before the end no body and no frame holds the seed (in any case) or another 64-digit
     hex value than the commitment; the seed is first shown on the result screen."""
     seed, commitment = record["seed"], record["commitment"]
+    grouped = " ".join(seed[i:i + 4] for i in range(0, 64, 4))  # as pages write it
     before = [b for b in seen.bodies if '"status":"finished"' not in b]  # read after the end
     assert len(before) > 20
     for body in before:
-        assert seed not in body.lower()
+        assert seed not in body.lower() and grouped not in body.lower()
         assert set(HEX64.findall(body)) <= {commitment}
     # the record while the game ran: the events and throws made so far, never one more
     for early in seen.records:
@@ -196,6 +197,7 @@ def _assert_nothing_told(seen: Seen, record: dict) -> None:
         if seed in frame.lower():
             assert 'data-status="finished"' in frame and f'data-dice-seed="{seed}"' in frame
         else:
+            assert grouped not in frame.lower()
             assert set(HEX64.findall(frame)) <= {commitment}
 
 

@@ -159,7 +159,8 @@ async def _daily_pages(anna: Guest) -> list[SitePage]:
     shared = page.split('data-url="', 1)[1].split('"', 1)[0].split("/daily/", 1)[1]
     return [SitePage("daily-knister", "/daily/knister", "anna", shot=True),
             SitePage("daily-knister-guest", "/daily/knister", "bram"),
-            SitePage("daily-knister-shared", f"/daily/{shared}")]
+            SitePage("daily-knister-shared", f"/daily/{shared}"),
+            SitePage("daily-kniffel", "/daily/kniffel", "bram")]
 
 
 async def _guide_pages(anna: Guest) -> list[SitePage]:

@@ -1,0 +1,64 @@
+"""The daily Kniffel (docs/rules.md, "Daily challenges"): every throw's dice come from the
+day's seed and the throw's place, so two players who keep the same dice see the same dice;
+first attempts ranked; par is the optimal strategy's expected score; the accuracy shown."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.rooms.games.kniffel import KniffelGame
+from app.strategy.tables import room_house_rules
+from tests.support.game_drivers import DRIVERS, game_settings
+from tests.support.players import Guest
+from tests.support.server import ServerProcess, server_env_for
+
+pytestmark = [pytest.mark.server, pytest.mark.one_backend]
+KNIFFEL = DRIVERS["kniffel-bot"]  # its moves for people: holds on odd turns
+
+
+async def _attempt(guest: Guest) -> tuple[str, list[dict], int]:
+    """Start an attempt and play it to the end with the driver's moves; (code, the roll
+    events' payloads, the score)."""
+    r = await guest.http.post("/daily/kniffel", data={"name": guest.name})
+    assert r.status_code == 303, r.text
+    code = r.headers["location"].rsplit("/", 1)[1]
+    sock = await guest.connect(code)
+    state = await guest.state(code)
+    seat = state["seats"][0]["id"]
+    while state["status"] == "playing":
+        move = KNIFFEL.next_move(state, [seat])
+        assert move is not None
+        assert (await sock.act(move.kind, **move.fields)).ok
+        state = await guest.state(code)
+    await sock.close()
+    record = (await guest.http.get(f"/r/{code}/games/1.json")).json()
+    assert record["seed"] is None and record["game"].startswith("daily-kniffel-")
+    rolls = [e["payload"]["dice"] for e in record["events"] if e["type"] == "roll"]
+    return code, rolls, state["current"]["totals"][str(seat)]
+
+
+async def test_same_dice_for_the_same_keeps_par_accuracy_and_ranking(
+        settings, shared_tables, tmp_path) -> None:
+    env = {**server_env_for(settings.database_url, tmp_path),
+           **game_settings(KNIFFEL, shared_tables)}
+    house = room_house_rules("kniffel", KniffelGame("kniffel").default_options())
+    par = round(shared_tables.ensure("kniffel", **house).expected_score)
+    with ServerProcess(env, log=tmp_path / "server.log") as server:
+        anna, bram, cem = (Guest(server.url, n) for n in ("Anna", "Bram", "Cem"))
+        _, rolls_a, score_a = await _attempt(anna)
+        _, rolls_b, score_b = await _attempt(bram)
+        assert rolls_a == rolls_b and score_a == score_b and len(rolls_a) > 13
+        page = (await anna.http.get("/daily/kniffel")).text
+        assert f'data-daily-par="{par}"' in page and f'data-daily-score="{score_a}"' in page
+        accuracy = re.search(r'data-daily-accuracy="(\d+)"', page)
+        assert accuracy and 0 <= int(accuracy.group(1)) <= 100
+        assert 'data-daily-rank="1"' in page  # equal scores share the first place
+        await _attempt(bram)  # a second attempt: not ranked
+        board = (await cem.http.get("/daily/kniffel")).text
+        assert board.count("data-board-rank=") == 2 and "data-daily-result" not in board
+        assert "data-daily-par" not in board and "data-daily-accuracy" not in board
+        assert (await cem.http.get("/daily/nope")).status_code == 404
+        for guest in (anna, bram, cem):
+            await guest.aclose()
