@@ -20,7 +20,9 @@ RUN pip install --no-cache-dir . \
 
 # Stage 3: the runtime image, as a non-root user.
 FROM python:3.11-slim-bookworm
-RUN useradd --create-home --uid 10001 knobel
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --create-home --uid 10001 knobel
 WORKDIR /app
 ENV PATH=/venv/bin:$PATH PYTHONUNBUFFERED=1 ENVIRONMENT=production VAR_DIR=/app/var
 COPY --from=build /venv /venv

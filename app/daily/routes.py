@@ -8,7 +8,8 @@
 - ``POST /daily/<kind>``: start an attempt (the first is ranked, later ones are not): a solo
   room on the day's dice, whose page follows;
 - ``GET /daily/s/<attempt id>``: a shared result (a ranked first attempt): score, par and
-  rank only; its preview image ``/daily/s/<attempt id>.png``.
+  rank only; its preview image ``/daily/s/<attempt id>.png`` (once the day is over with the
+  Knister grid or the Kniffel score sheet).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.exc import IntegrityError
 
 from app.daily import store
-from app.daily.card import result_card
+from app.daily.card import Sheet, result_card
 from app.daily.par import bot_game, rolls
 from app.errors import N_
 from app.i18n import format_date
 from app.i18n import gettext as _
 from app.rooms.dice import daily_seed
+from app.rooms.dice_check import game_events
 from app.rooms.games import get_game
 from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, SessionDep
 from app.web.pages import seat_name
@@ -196,11 +198,26 @@ async def daily_shared(request: Request, attempt: int, session: SessionDep,
         "player": player, "image": image, **shared})
 
 
+async def sheet_of(session: SessionDep, kind: str,
+                   attempt: store.Attempt) -> Sheet | None:
+    """The score sheet of ``attempt`` (a finished one) as its game's plug-in gives it
+    (``GameSheet.lines``: sections of translated box names and points, in the current
+    language), None for a game without one or an attempt without a game or seat."""
+    plugin_sheet = get_game(kind).sheet
+    if plugin_sheet is None or attempt.game_id is None:
+        return None
+    seat = await store.seat_id(session, attempt.code, attempt.player_id)
+    if seat is None:
+        return None
+    return plugin_sheet.lines(await game_events(session, attempt.game_id), seat)
+
+
 @router.get("/daily/s/{attempt:int}.png", name="daily_card")
 async def daily_card(request: Request, attempt: int, session: SessionDep) -> Response:
     """The shared result's preview image (PNG, 1200 x 630, ``card.result_card``): the day,
-    the score, par and rank, in the viewer's language, and (Knister) the grid once the day is
-    over; 404 as ``daily_shared``."""
+    the score, par and rank, in the viewer's language, and once the day is over the grid
+    (Knister) or the score sheet (a game whose plug-in has a ``sheet``: Kniffel); 404 as
+    ``daily_shared``."""
     shared = await _shared(request, session, attempt)
     par = "…" if shared["par"] is None else shared["par"]
     lines = (_("%(score)s points") % {"score": shared["attempt"].score},
@@ -208,9 +225,13 @@ async def daily_card(request: Request, attempt: int, session: SessionDep) -> Res
              _("Rank %(rank)s of %(of)s") % {"rank": shared["rank"], "of": shared["of"]})
     title = f"{shared['title']} · {format_date(shared['day_date'])}"
     attempt_row: store.Attempt = shared["attempt"]
-    over = shared["day"] < today(request)  # the grid only once nobody can play the day
-    grid = await store.grid(session, attempt_row.game_id) \
-        if over and shared["kind"] == "knister" and attempt_row.game_id else None
-    png = await asyncio.to_thread(result_card, title, lines, grid)
+    over = shared["day"] < today(request)  # grid and sheet only once nobody can play the day
+    grid = sheet = None
+    if over and attempt_row.game_id is not None:
+        if shared["kind"] == "knister":
+            grid = await store.grid(session, attempt_row.game_id)
+        else:
+            sheet = await sheet_of(session, shared["kind"], attempt_row)
+    png = await asyncio.to_thread(result_card, title, lines, grid, sheet)
     return Response(png, media_type="image/png",
                     headers={"Cache-Control": "public, max-age=300"})

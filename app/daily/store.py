@@ -153,3 +153,11 @@ async def grid(session: AsyncSession, game_id: int) -> tuple[tuple[int | None, .
         r, c = payload["cell"]
         cells[int(r)][int(c)] = int(payload["value"])
     return tuple(tuple(row) for row in cells)
+
+
+async def seat_id(session: AsyncSession, code: str, player_id: str) -> int | None:
+    """The id of ``player_id``'s seat in room ``code``, None when they have none there."""
+    found = (await session.execute(select(Seat.id).join(Room, Room.id == Seat.room_id)
+                                   .where(Room.code == code, Seat.player_id == player_id))
+             ).scalar_one_or_none()
+    return None if found is None else int(found)

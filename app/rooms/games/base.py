@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from app.errors import N_, KnobelError
-from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview, GameSheet
 from app.rooms.games.capabilities import Strategies as Strategies  # games and bots name it here
 
 Dice = Callable[[int], list[int]]
@@ -255,6 +255,10 @@ class GamePlugin(Protocol):
     records: GameRecords | None
     """What a group's table and records count of it beyond points
     (``capabilities.GameRecords``: a highest-score record, a feat thrown), None without."""
+    sheet: GameSheet | None
+    """A seat's finished score sheet as lines (``capabilities.GameSheet``), shown on a daily
+    challenge's preview image once the day is over; None for a game without one (Knister's
+    grid is drawn from its placements by ``app/daily``)."""
     solo_practice: bool
     """True when the home page offers it to play alone, with hints (docs/rules.md, "Solo
     practice")."""

@@ -11,6 +11,9 @@
   ``app/groups`` asks for it when it records a game and labels its columns and records.
 - ``DiceLog``: where each of a game's server dice sits (turn, throw, slot), so that the dice
   are drawn from the game's secret seed and anyone can check them afterwards (docs/dice.md).
+- ``GameSheet``: a seat's finished score sheet as lines of translated box names and points,
+  read from the stored events; the daily challenge's preview image shows it once the day is
+  over (``app/daily``).
 
 Pure, like the plug-ins: strategies, recalled advice and the seat's bot key come in as
 arguments.
@@ -169,6 +172,21 @@ class DiceLog(Protocol):
         """The server throw the stored ``event`` (``base.Event``) records, decided on
         ``state`` (the game before ``event`` is folded); None for any other event (a
         placement, a hold, dice entered by hand)."""
+
+
+SheetLine = tuple[str, int | None]
+"""One line of a score sheet: the box's name in the current language and the points written
+in it (None while open)."""
+
+
+class GameSheet(Protocol):
+    """A game whose score sheet can be shown outside its room (the daily challenge's preview
+    image, ``app/daily/card.py``). Pure: the stored events come in."""
+
+    def lines(self, events: Sequence[Any], seat_id: int) -> tuple[tuple[SheetLine, ...], ...]:
+        """``seat_id``'s sheet from the game's stored ``events`` (``base.Event``, in order)
+        as sections (e.g. the upper and the lower boxes), each a tuple of lines in the
+        sheet's order; box names in the current language (``app.i18n``)."""
 
 
 def dice_log_of(plugin: Any) -> DiceLog | None:

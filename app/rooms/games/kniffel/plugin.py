@@ -17,7 +17,7 @@ from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
 from app.rooms.games.base import ActionError, Dice, Event, GameBot, Presence, ViewsFromModule
-from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview, GameSheet
 from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.bot import KniffelBot
@@ -26,6 +26,7 @@ from app.rooms.games.kniffel.guide import KniffelGuide
 from app.rooms.games.kniffel.options import TIMER_CHOICES, default_options, parse_options
 from app.rooms.games.kniffel.records import KniffelRecords
 from app.rooms.games.kniffel.review import KniffelReview
+from app.rooms.games.kniffel.sheet import KniffelSheet
 from app.rooms.games.kniffel.state import KniffelState, fold, rolled
 from app.rooms.games.kniffel.throws import KniffelDice
 from app.rooms.games.kniffel.timers import AWAY_GRACE
@@ -59,6 +60,7 @@ class KniffelGame(ViewsFromModule):
         self.label = labels.GAME_NAMES[ruleset]
         self.tagline = labels.TAGLINES[ruleset]
         self.records: GameRecords | None = KniffelRecords(ruleset)
+        self.sheet: GameSheet | None = KniffelSheet(ruleset)
 
     # ----- options ---------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from app.rooms.games.base import (
     parse_cell,
     parse_int_options,
 )
-from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview, GameSheet
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.bot import KnisterBot
 from app.rooms.games.knister.cells import grid_rows
@@ -73,6 +73,7 @@ class KnisterGame(ViewsFromModule):
     dice_log: DiceLog | None = KnisterDice()  # docs/dice.md
     guide: GameGuide | None = KnisterGuide(KnisterBot())
     records: GameRecords | None = KnisterRecords()
+    sheet: GameSheet | None = None  # its grid is drawn by app/daily from the placements
     template = "rooms/knister/game.html"
     template_dir: Path | None = None  # its templates are in templates/rooms/<folder>/
     parts_template = "rooms/knister/_parts.html"
