@@ -113,7 +113,7 @@ _kept: OrderedDict[tuple, tuple] = OrderedDict()
 async def _history(session: AsyncSession, group: Group, kind: str, season: Season,
                    viewer: str) -> tuple:
     """``(records, games, series)`` of ``group`` in ``season`` (``series``: ``viewer``'s
-    points per game of ``kind``): read once per ``group.results_version`` (they change only
+    points per game of ``kind``; all time: their average per month): read once per ``group.results_version`` (they change only
     when a game is recorded or its accuracies are stored), then kept (the latest ``KEPT``).
     Callers must not change what they get."""
     key = (group.id, group.results_version, season.key, kind, viewer)
@@ -123,7 +123,9 @@ async def _history(session: AsyncSession, group: Group, kind: str, season: Seaso
         return found
     found = (await history.records(session, group.id, season, kind),
              await history.games(session, group.id, season),
-             await history.score_series(session, group.id, kind, season, viewer))
+             await (history.monthly_series(session, group.id, kind, viewer)
+                    if season.key == ALL else
+                    history.score_series(session, group.id, kind, season, viewer)))
     _kept[key] = found
     if len(_kept) > KEPT:
         _kept.popitem(last=False)

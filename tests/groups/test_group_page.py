@@ -103,6 +103,15 @@ def test_records_link_to_the_reviews_and_the_game_list(anna):
     assert "/games/4/review" not in html  # the Knister game has no review
 
 
+def test_the_season_chart(anna):
+    month = anna.get(f"{NOVEMBER}&kind=kniffel", headers=EN).text
+    assert "Your points per game" in month and 'data-chart="group-season"' in month
+    assert month.count('<circle class="dot"') == 3  # Anna's three November games
+    whole = anna.get(f"/groups/{CODE}?season=all&kind=kniffel", headers=EN).text
+    assert "Your average points per game, by month" in whole
+    assert whole.count('<circle class="dot"') == 2  # October and November
+
+
 def test_head_to_head_and_the_nights_winner(anna, settings):
     html = anna.get(f"{NOVEMBER}&kind=kniffel&a={ANNA}&b={BRAM}", headers=EN).text
     assert re.search(r'data-head-to-head data-games="3" data-a-ahead="1" data-b-ahead="1"',

@@ -89,6 +89,17 @@ def test_records_and_game_list(database_url):
     _run(database_url, check)
 
 
+def test_the_season_chart_per_game_and_all_time_per_month(database_url):
+    async def check(db, session, group_id, games):
+        month = await history.score_series(session, group_id, "kniffel", MONTH, ANNA)
+        assert [s for _, s in month] == [250, 180, 230]
+        whole = await history.monthly_series(session, group_id, "kniffel", ANNA)
+        assert [(at.isoformat(), s) for at, s in whole] == [
+            ("2026-10-01T00:00:00+00:00", 100), ("2026-11-01T00:00:00+00:00", 220)]
+
+    _run(database_url, check)
+
+
 def test_the_night_adds_up_ranks_and_a_missed_game_counts_one_behind_last(database_url):
     async def check(db, session, group_id, games):
         night = await nights.latest_night(session, group_id)
