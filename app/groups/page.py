@@ -113,7 +113,8 @@ _kept: OrderedDict[tuple, tuple] = OrderedDict()
 async def _history(session: AsyncSession, group: Group, kind: str, season: Season,
                    viewer: str) -> tuple:
     """``(records, games, series)`` of ``group`` in ``season`` (``series``: ``viewer``'s
-    points per game of ``kind``; all time: their average per month): read once per ``group.results_version`` (they change only
+    points per game of ``kind``; all time: their average per month):
+    read once per ``group.results_version`` (they change only
     when a game is recorded or its accuracies are stored), then kept (the latest ``KEPT``).
     Callers must not change what they get."""
     key = (group.id, group.results_version, season.key, kind, viewer)
