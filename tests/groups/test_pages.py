@@ -227,3 +227,21 @@ def test_a_new_group_shows_its_invite_and_no_head_to_head_yet(client):
     page = client.get(f"/groups/{code}", headers=EN).text
     assert '<details class="share panel">' in page
     assert "data-head-to-head-empty" not in page and 'data-action="head-to-head"' in page
+
+
+def test_a_linked_device_sees_its_players_groups(client):
+    """The device link (``/devices/link``, docs/architecture.md "Your name on every
+    device") signs another device in as the same player: their groups come along."""
+    code = _create(client)
+    bram = _guest(client, "Bram")
+    _join(bram, _invite(client, code), "Bram")
+    laptop = _guest(client)
+    assert laptop.get(f"/groups/{code}", headers=EN).status_code == 404
+    page = bram.post("/devices/link")
+    assert page.status_code == 200, page.text
+    link = re.search(r'data-device-code="([A-Z0-9]+)"', page.text)
+    assert link, page.text
+    assert laptop.post(f"/link/{link[1]}", follow_redirects=False).status_code == 303
+    seen = laptop.get(f"/groups/{code}", headers=EN)
+    assert seen.status_code == 200 and 'data-member="Bram"' in seen.text
+    assert f'data-group-link="{code}"' in laptop.get("/groups", headers=EN).text
