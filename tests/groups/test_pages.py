@@ -149,12 +149,18 @@ def test_a_removed_member_cannot_open_or_attach_rooms(client):
 def test_names_are_escaped(client):
     code = _create(client, "<b>club</b>")
     evil = _guest(client)
-    _join(evil, _invite(client, code), "<script>x</script>")
+    invite = _invite(client, code)
+    offered = evil.get(invite, headers=EN).text  # the invite page names the group
+    assert "<b>club" not in offered and "&lt;b&gt;club&lt;/b&gt;" in offered
+    _join(evil, invite, "<script>x</script>")
     for page in (evil.get(f"/groups/{code}", headers=EN).text,
                  evil.get("/groups", headers=EN).text):
         assert "<script>x" not in page and "<b>club" not in page
     assert "&lt;b&gt;club&lt;/b&gt;" in evil.get("/groups", headers=EN).text
     assert "&lt;script&gt;x&lt;/script&gt;" in evil.get(f"/groups/{code}", headers=EN).text
+    # the admin's page: the member list, the head-to-head choice and the forms
+    admin = client.get(f"/groups/{code}", headers=EN).text
+    assert "<script>x" not in admin and admin.count("&lt;script&gt;x&lt;/script&gt;") >= 3
 
 
 def test_the_group_page_speaks_three_languages(client):

@@ -235,3 +235,30 @@ def test_the_page_reads_its_history_again_after_each_recorded_game(database_url)
             await db.dispose()
 
     asyncio.run(run())
+
+
+def test_a_tied_record_stays_with_the_earlier_game_whatever_the_recording_order(database_url):
+    """Two Knister games with the same best score, recorded latest first (a restart's scan
+    may do that): the record is the earlier game's; a higher score later takes it over."""
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, room = await make_group(db)
+            early = await add_game(db, room, 1, "knister", {ANNA: 60, BRAM: 10}, T0)
+            late = await add_game(db, room, 2, "knister", {BRAM: 60, CARL: 5},
+                                  T0 + timedelta(hours=1))
+            recorder = Recorder(db)
+            assert await recorder.record(late) and await recorder.record(early)
+            async with db.sessionmaker() as session:
+                held = (await history.records(session, group_id, MONTH, "knister"))["score"]
+                assert (held.name, held.number) == ("Anna", 1)
+            higher = await add_game(db, room, 3, "knister", {CARL: 61, ANNA: 3},
+                                    T0 + timedelta(hours=2))
+            assert await recorder.record(higher)
+            async with db.sessionmaker() as session:
+                held = (await history.records(session, group_id, MONTH, "knister"))["score"]
+                assert (held.value, held.name, held.number) == (61, "Carl", 3)
+        finally:
+            await db.dispose()
+
+    asyncio.run(run())
