@@ -99,6 +99,7 @@ def test_records_link_to_the_reviews_and_the_game_list(anna):
     assert 'href="/r/ROOMCODEGROUP001" data-record-link' in score[1]  # no review: the room
     games = re.findall(r'data-group-game="ROOMCODEGROUP001/(\d+)"', html)
     assert games == ["4", "3", "2", "1"]  # November's games, newest first
+    assert "1. Bot Eva (300), 2. Bram (220), 3. Anna (180)" in html  # the bot's seat counts
     assert html.count('href="/r/ROOMCODEGROUP001/games/') == 3 + 1  # 3 Kniffel + the record
     assert "/games/4/review" not in html  # the Knister game has no review
 
