@@ -14,11 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import N_
 from app.groups import history, nights
-from app.groups.models import Group
+from app.groups.models import Group, GroupMember
 from app.groups.rating_store import ratings_in
 from app.groups.rooms import open_rooms
 from app.groups.seasons import ALL, Season, season
-from app.groups.service import ACTIVE, members
+from app.groups.service import ACTIVE
 from app.groups.table import Row, sort_rows, table
 from app.i18n import format_number
 from app.knikkers.charts import score_line
@@ -144,10 +144,11 @@ async def _history(session: AsyncSession, group: Group, kind: str, season: Seaso
     return found
 
 
-async def group_context(session: AsyncSession, group: Group, viewer: str, view: Choice,
-                        now: datetime) -> dict[str, Any]:
-    """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``."""
-    everyone = await members(session, group, everyone=True)
+async def group_context(session: AsyncSession, group: Group, everyone: list[GroupMember],
+                        viewer: str, view: Choice, now: datetime) -> dict[str, Any]:
+    """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``;
+    ``everyone``: the group's members, those who left or were removed too
+    (``service.group_and_members``)."""
     people = [m for m in everyone if m.status == ACTIVE]
     rows = await table(session, group.id, view.kind, view.season,
                        {m.player_id: m.name for m in everyone})
