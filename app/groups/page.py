@@ -5,6 +5,7 @@ season's table with ratings, head-to-head, records, games, the chart, members an
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -117,31 +118,39 @@ def places_html(places: list[tuple[int, str, int]]) -> Markup:
 
 
 KEPT = 512
-"""Pages' worth of history (records, games, a viewer's series) kept per process."""
-_kept: OrderedDict[tuple, tuple] = OrderedDict()
+"""Pieces of history (a season's games, records of a kind, a viewer's series) kept per
+process, the latest of each."""
+_kept: OrderedDict[tuple, Any] = OrderedDict()
+
+
+async def _kept_or(key: tuple, read: Callable[[], Awaitable[Any]]) -> Any:
+    """What ``read()`` gives, kept under ``key`` (the latest ``KEPT`` keys)."""
+    found = _kept.get(key, _kept)
+    if found is not _kept:
+        _kept.move_to_end(key)
+        return found
+    found = _kept[key] = await read()
+    if len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return found
 
 
 async def _history(session: AsyncSession, group: Group, kind: str, season: Season,
                    viewer: str) -> tuple:
-    """``(records, games, series)`` of ``group`` in ``season`` (``series``: ``viewer``'s
-    points per game of ``kind``; all time: their average per month):
-    read once per ``group.results_version`` (they change only
-    when a game is recorded or its accuracies are stored), then kept (the latest ``KEPT``).
+    """``(records, games, series)`` of ``group`` in ``season`` (``records`` of ``kind``;
+    ``series``: ``viewer``'s points per game of ``kind``, all time their average per month):
+    each read once per ``group.results_version`` (they change only when a game is recorded
+    or its accuracies are stored), then kept; the games and records once for every viewer.
     Callers must not change what they get."""
-    key = (group.id, group.results_version, season.key, kind, viewer)
-    found = _kept.get(key)
-    if found is not None:
-        _kept.move_to_end(key)
-        return found
-    found = (await history.records(session, group.id, season, kind),
-             await history.games(session, group.id, season),
-             await (history.monthly_series(session, group.id, kind, viewer)
-                    if season.key == ALL else
-                    history.score_series(session, group.id, kind, season, viewer)))
-    _kept[key] = found
-    if len(_kept) > KEPT:
-        _kept.popitem(last=False)
-    return found
+    version = (group.id, group.results_version, season.key)
+    return (
+        await _kept_or(("records", *version, kind),
+                       lambda: history.records(session, group.id, season, kind)),
+        await _kept_or(("games", *version), lambda: history.games(session, group.id, season)),
+        await _kept_or(("series", *version, kind, viewer),
+                       lambda: history.monthly_series(session, group.id, kind, viewer)
+                       if season.key == ALL else
+                       history.score_series(session, group.id, kind, season, viewer)))
 
 
 async def group_context(session: AsyncSession, group: Group, everyone: list[GroupMember],
