@@ -76,6 +76,9 @@ def test_the_season_table_its_columns_and_sorting(anna):
     assert _rows(knister) == [("Carl", "1", "1"), ("Anna", "1", "0")]
     assert "Kniffels thrown" not in knister and "Average accuracy" not in knister
     assert "data-rating-help" in html and "provisional" in html
+    # each member's group rating (provisional: fewer than 10 games) and global rating
+    assert len(re.findall(r'data-rating="-?[\d.]+" data-provisional>', html)) == 3
+    assert len(re.findall(r"data-global-rating>-?[\d.,]+<", html)) == 3
 
 
 def test_the_labels_come_from_the_games():
