@@ -8,11 +8,14 @@ NODE_INSTALLED := node_modules/.installed
 VENDOR := static/vendor/htmx.min.js static/vendor/ws.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Serving processes: more than one needs Postgres (DATABASE_URL) and Redis (BROADCAST_URL),
+# e.g. make run WORKERS=2 DATABASE_URL=postgresql://... BROADCAST_URL=redis://127.0.0.1:6379/0
+WORKERS ?= 1
 
 .PHONY: run test lint install catalogs migrate messages vendor bench strategy mutate clean
 
 run: install migrate
-	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
+	$(VENV)/bin/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --workers $(WORKERS) --proxy-headers --ws-max-size 65536 --ws-per-message-deflate false
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file at a time: a module's
 # server, browser or built site is set up once, on one worker; in the order tests/conftest.py

@@ -222,6 +222,14 @@ def format_timedelta(value: timedelta) -> str:
     ``5 uur`` (nl), ``5 Stunden`` (de); a negative one as its size."""
     return babel_dates.format_timedelta(abs(value), locale=_locale(_current.get()))
 
+def format_ago(value: timedelta) -> str:
+    """How long ago, the local way, rounded to the largest unit: ``2 hours ago`` (en),
+    ``2 uur geleden`` (nl), ``vor 2 Stunden`` (de); ``value`` is the time passed (a negative
+    one counts as none)."""
+    return babel_dates.format_timedelta(-max(value, timedelta(0)), add_direction=True,
+                                        locale=_locale(_current.get()))
+
+
 def _utc(value: datetime) -> datetime:
     """``value`` as an aware UTC datetime (naive values are UTC already: SQLite gives those)."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)

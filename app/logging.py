@@ -19,8 +19,15 @@ _SHARED: list[structlog.typing.Processor] = [
 ]
 
 
-def configure_logging(json_lines: bool) -> None:
-    """Configure structlog, and in JSON mode the standard library's loggers as well."""
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+          "error": logging.ERROR}
+"""The names ``LOG_LEVEL`` takes."""
+
+
+def configure_logging(json_lines: bool, level: str = "info") -> None:
+    """Configure structlog, and in JSON mode the standard library's loggers as well, to
+    log events of ``level`` (a key of ``LEVELS``) and above. A filtered call costs nothing
+    but the call: each room action's own line is at debug (``app.rooms.service``)."""
     renderer = (
         structlog.processors.JSONRenderer()
         if json_lines
@@ -28,7 +35,7 @@ def configure_logging(json_lines: bool) -> None:
     )
     structlog.configure(
         processors=[*_SHARED, renderer],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
+        wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level]),
         logger_factory=structlog.PrintLoggerFactory(sys.stdout),
         cache_logger_on_first_use=False,
     )

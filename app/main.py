@@ -13,6 +13,7 @@ from starlette.types import ASGIApp
 
 from app import i18n
 from app.clock import ServerClock
+from app.daily import routes as daily_routes
 from app.gc_tuning import BUSY_SOCKETS, keep_frozen, released, tune
 from app.groups import admin_routes as group_admin_routes
 from app.groups import routes as group_routes
@@ -48,7 +49,7 @@ from app.store.db import Database
 from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
 from app.talk.store import ChatStore
-from app.web import bot_rooms, health, pages, pwa, socket
+from app.web import bot_rooms, dice_proof, health, pages, pwa, socket
 from app.web import devices as device_routes
 from app.web import passkeys as passkey_routes
 from app.web import rooms as rooms_routes
@@ -84,11 +85,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings()
     require_registered(settings.extra_games)
-    configure_logging(settings.json_logs)
+    configure_logging(settings.json_logs, settings.log_level)
     db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow,
                   settings.db_pool_timeout)
 
-    dice = DiceSource(allow_loaded=settings.test_routes)
+    dice = DiceSource(allow_loaded=settings.test_routes, secret=settings.secret_key)
     broadcast = make_broadcast(settings.broadcast_url)
     presence = Presence(ttl=settings.presence_ttl_seconds)
     assert settings.strategy_dir is not None  # filled in by Settings
@@ -211,6 +212,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms_routes.router)
     app.include_router(bot_rooms.router)
     app.include_router(review_routes.router)
+    app.include_router(dice_proof.router)
+    app.include_router(daily_routes.router)
     app.include_router(group_routes.router)
     app.include_router(group_admin_routes.router)
     app.include_router(guide_routes.router)

@@ -98,6 +98,11 @@ class Settings(GameSettings):
         description="Comma-separated hosts of push services the server posts to (*.: any "
         "subdomain); nothing else, never loopback or private addresses")
     log_json: bool | None = None
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        default="info",
+        description="Log events of this level and above; each room action's own line is at "
+        "debug (a slow one, over 50 ms, at warning)",
+    )
     live_check_seconds: float = Field(
         default=2.0, ge=0,
         description="Seconds between checks of open rooms' versions in the database; 0: off",

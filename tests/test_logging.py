@@ -21,7 +21,7 @@ SECRET_NAME = "Zorro-7f3a"
 def test_logs_are_json_lines_with_ids_and_no_secrets(settings, tmp_path, backend) -> None:
     log_path = tmp_path / "server.log"
     env = {"DATABASE_URL": settings.database_url, "SECRET_KEY": "k" * 40,
-           "VAR_DIR": str(tmp_path), "LOG_JSON": "true"}
+           "VAR_DIR": str(tmp_path), "LOG_JSON": "true", "LOG_LEVEL": "debug"}
 
     async def play(url: str) -> tuple[str, str]:
         guest = Guest(url, SECRET_NAME)

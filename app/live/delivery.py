@@ -147,29 +147,28 @@ class Delivery:
         finally:
             self._redelivering.pop(code, None)
 
-    async def check(self, versions: Versions, every: float) -> None:
-        """Every ``every`` seconds: read the committed version of every room with a socket
-        here; deliver where a socket is behind it (its announcement was lost, or the process
-        that committed it died before announcing it). Runs until cancelled."""
-        while True:
-            await asyncio.sleep(every)
-            if not self.rooms:
+    async def check(self, versions: Versions) -> None:
+        """One check: read the committed version of every room with a socket here; deliver
+        where a socket is behind it (its announcement was lost, or the process that
+        committed it died before announcing it). The hub runs it every few seconds
+        (``app.store.periodic.Periodic``: stopped between checks, never inside one)."""
+        if not self.rooms:
+            return
+        try:
+            committed = await versions(list(self.rooms))
+        except Exception as exc:
+            log.warning("version_check_failed", rooms=len(self.rooms),
+                        error=type(exc).__name__)
+            return
+        caught_up = 0
+        for code, version in committed.items():
+            if not any(c.last_version < version for c in self.rooms.get(code, ())):
                 continue
-            try:
-                committed = await versions(list(self.rooms))
-            except Exception as exc:
-                log.warning("version_check_failed", rooms=len(self.rooms),
-                            error=type(exc).__name__)
-                continue
-            caught_up = 0
-            for code, version in committed.items():
-                if not any(c.last_version < version for c in self.rooms.get(code, ())):
-                    continue
-                caught_up += 1
-                await self.deliver_or_retry(code, version)
-                await asyncio.sleep(0)  # one room per turn, as in Hub.run()
-            if caught_up:  # lost announcements, or ones still on their way
-                log.info("caught_up", rooms=caught_up)
+            caught_up += 1
+            await self.deliver_or_retry(code, version)
+            await asyncio.sleep(0)  # one room per turn, as in Hub.run()
+        if caught_up:  # lost announcements, or ones still on their way
+            log.info("caught_up", rooms=caught_up)
 
     def forget(self, code: str) -> None:
         """Stop retrying deliveries to room ``code`` (it left memory)."""

@@ -22,6 +22,7 @@ from app.live.delivery import Delivery, Renderer, Snapshot, Versions
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
 from app.live.talk import TalkDelivery, TalkRenderer, TalkSource
+from app.store.periodic import Periodic
 
 log = structlog.get_logger("knobel.hub")
 
@@ -81,6 +82,9 @@ class Hub:
         self.delivery = Delivery(snapshot, renderer, self.presence.online, self.rooms,
                                  self.talk.refresh if self.talk else lambda conn, state: None)
         self._tasks: list[asyncio.Task[None]] = []
+        versions_of = versions
+        self._check = None if versions_of is None else Periodic(
+            lambda: self.delivery.check(versions_of), check_every, "live_check")
 
     def forget_room(self, code: str) -> None:
         """Drop this process's records of room ``code`` (it left memory: no socket here)."""
@@ -213,12 +217,14 @@ class Hub:
     def start(self) -> None:
         """Start the delivery loop, the presence heartbeat and the version check."""
         self._tasks = [asyncio.create_task(self.run()), asyncio.create_task(self._heartbeat())]
-        if self.versions is not None:
-            self._tasks.append(asyncio.create_task(
-                self.delivery.check(self.versions, self.check_every)))
+        if self._check is not None:
+            self._check.start()
 
     async def stop(self) -> None:
-        """Stop delivering and close every socket (1012: service restart)."""
+        """Stop delivering and close every socket (1012: service restart). The version
+        check stops between two checks, not inside one's database read."""
+        if self._check is not None:
+            await self._check.stop()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

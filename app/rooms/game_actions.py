@@ -63,7 +63,7 @@ class GameActions:
         if state.status != "playing" or state.game_state is None:
             raise RoomError("not_playing", "No game is running.")
         events = state.plugin.decide(state.game_state, seat.id, message,
-                                     self.dice.for_room(state.code))
+                                     self.dice.for_game(state))
         if takeover:
             events = as_takeover(events)
             wait = state.turns.waits.get(seat.id) if state.turns else None
@@ -81,7 +81,7 @@ class GameActions:
         version, or None when nothing is due."""
         assert state.game_state is not None
         events = state.plugin.on_timer(state.game_state, self.table(state), now,
-                                       self.dice.for_room(state.code))
+                                       self.dice.for_game(state))
         return await self.append(state, events, None) if events else None
 
     async def play_out(self, state: RoomState) -> int:
@@ -99,7 +99,7 @@ class GameActions:
         version = state.version
         while not state.plugin.is_over(state.game_state):
             events = state.plugin.on_timer(state.game_state, table, later,
-                                           self.dice.for_room(state.code))
+                                           self.dice.for_game(state))
             if not events:
                 raise RoomError("stuck", "The game cannot be played out.", 409)
             version = await self.append(state, events, None)

@@ -177,12 +177,14 @@ class RoomRepository:
             self.finished(state.game.id)
         return version
 
-    async def set_turn_due(self, state: RoomState) -> None:
-        """Store the earliest turn deadline of ``state.turns`` (NULL without) as the room's
-        ``turn_due_at`` if the room is still at ``state.version`` (else its newer write set
-        it)."""
+    async def set_turn_due(self, state: RoomState, not_before: datetime | None = None) -> None:
+        """Store the earliest turn deadline of ``state.turns`` (NULL without), but not before
+        ``not_before`` (aware UTC, or None), as the room's ``turn_due_at`` if the room is
+        still at ``state.version`` (else its newer write set it)."""
         due = state.turns.due_at() if state.turns is not None and \
             state.status == "playing" else None
+        if due is not None and not_before is not None:
+            due = max(due, not_before)
 
         async def store() -> None:
             async with self.db.engine.begin() as conn:

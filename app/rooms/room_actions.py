@@ -16,6 +16,7 @@ from typing import Any
 
 from app.rooms.bots.control import parse_bot_options
 from app.rooms.bots.seats import add_bot
+from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
 from app.rooms.games.base import Event
 from app.rooms.pace import deadline_hours, is_turn_based, parse_pace
@@ -39,6 +40,8 @@ ROOM_ACTIONS = frozenset({"options", "start", "remove", "leave", "next_game", "r
                           "play_again", "ready", "add_bot", "add_table_seat"})
 
 Reload = Callable[[str], Awaitable[RoomState | None]]
+Seeds = Callable[[Any, dict[str, Any]], str | None]
+"""``seeds(plugin, options)``: a new game's secret dice seed or None (``DiceSource.seed_for``)."""
 SEAT_ADDERS = {"add_table_seat": add_table_seat, "add_bot": add_bot}
 
 
@@ -46,12 +49,13 @@ class RoomActions:
     """Decides and writes room-level actions.
 
     ``repo``: the rooms' repository; ``reload(code)``: rebuilds a room's state after a write;
-    ``online(code)``: player ids with an open socket there; ``clock()``: now (UTC).
-    """
+    ``online(code)``: ids of who has a socket there; ``clock()``: now; ``seeds``: dice seeds."""
 
     def __init__(self, repo: RoomRepository, reload: Reload,
-                 online: Callable[[str], frozenset[str]], clock: Callable[[], datetime]) -> None:
+                 online: Callable[[str], frozenset[str]], clock: Callable[[], datetime],
+                 seeds: Seeds = DiceSource().seed_for) -> None:
         self.repo, self.reload, self.online, self.clock = repo, reload, online, clock
+        self.seeds = seeds  # docs/dice.md
 
     async def join(self, state: RoomState, player_id: str, name: str) -> int:
         """Seat ``player_id`` as ``name``; returns the new version (the current one when
@@ -157,9 +161,9 @@ class RoomActions:
         if is_turn_based(state.options):  # the first turn's deadline starts now
             first = state.plugin.new_state(options, order, 0)
             turns = self._turns(state, Turns(), first)
-        return await self.write(state, new_game(state, number, options, order),
-                                status="playing", action_id=action_id, reload=True,
-                                turns=turns)
+        game = new_game(state, number, options, order, self.seeds(state.plugin, options))
+        return await self.write(state, game, status="playing", action_id=action_id,
+                                reload=True, turns=turns)
 
     async def back(self, state: RoomState, seat_id: int) -> int:
         """Seat ``seat_id`` of turn-based ``state`` is not away now; the new version."""

@@ -41,6 +41,10 @@ log = structlog.get_logger("knobel.rooms")
 Publish = Callable[[str, int, str | None], Awaitable[None]]
 """``publish(code, version, delta)``: announce a committed room version; ``delta`` is the
 encoded ``app.rooms.delta.Delta`` of a game action (None for any other change)."""
+SLOW_ACTION = 0.05
+"""Seconds: an action that took longer (its lock, database write and announcement) is logged
+at warning; every other action's line is at debug."""
+
 MAX_ACTION_ID = 64
 
 
@@ -110,19 +114,21 @@ class RoomService(TurnRooms):
         super().__init__(repo, RoomTimers(clock, host_grace,
                                           lambda: (self.online, self.away_since),
                                           self.fire_timer, self.bots), loaded)
-        self.actions = RoomActions(repo, self._reload, lambda c: self.online(c), clock)
+        self.actions = RoomActions(repo, self._reload, lambda c: self.online(c), clock,
+                                   dice.seed_for)
         self.game = GameActions(repo, self.timers, dice, clock, self._drop, self.committed)
 
     # ----- creating and joining ------------------------------------------------------------
 
     async def create_room(self, player_id: str, name: str, kind: str,
                           options: dict[str, Any] | None = None, solo: bool = False,
-                          guide: bool = False) -> str:
+                          guide: bool = False, daily: str | None = None) -> str:
         """Create a room of game ``kind`` hosted by ``player_id`` (seated as ``name``); returns
         its code. ``options``: lobby form fields to start from (checked by the plug-in's
         ``parse_options``; defaults when None); ``solo``: a room for its host alone (nobody
         else may take a seat; docs/rules.md, "Solo practice"); ``guide``: its first rolls or turns
-        are explained (docs/rules.md, "Guided first round"). Raises ``RoomError`` (400) for
+        are explained (docs/rules.md, "Guided first round"); ``daily``: the day (YYYY-MM-DD)
+        of the daily challenge a solo room plays (docs/dice.md). Raises ``RoomError`` (400) for
         an unknown game, ``OptionError`` (``bad_option``, 400) for an unknown option."""
         if kind not in GAMES:
             raise RoomError("unknown_game", "Unknown game.", 400)
@@ -131,6 +137,7 @@ class RoomService(TurnRooms):
         if not solo and not guide:
             chosen.update(parse_pace(options or {}, chosen, plugin.turn_based))
         chosen.update({flag: True for flag, on in (("solo", solo), ("guide", guide)) if on})
+        chosen.update({"daily": daily} if daily else {})
         code = new_code()
         await self.repo.create(code, kind, chosen, player_id, name)
         log.info("room_created", room=code, player=player_id, game=kind, solo=solo)
@@ -208,8 +215,9 @@ class RoomService(TurnRooms):
         if duplicate is not None:  # announced again: the first try may have committed without
             await self.publish(code, version, None)  # being announced (a reload, not a fold)
             return duplicate
-        log.info("action", room=code, player=player_id, type=kind, version=version,
-                 ms=round((time.perf_counter() - started) * 1000, 1))
+        ms = round((time.perf_counter() - started) * 1000, 1)  # at debug; slow: warning
+        (log.warning if ms > SLOW_ACTION * 1000 else log.debug)(
+            "action", room=code, player=player_id, type=kind, version=version, ms=ms)
         await self.publish(code, version, self.delta_of(code, version))
         return Outcome(version)
 

@@ -76,13 +76,17 @@ class StoredGame(Protocol):
     def result(self) -> dict[str, Any] | None: ...
     @property
     def started_at(self) -> datetime | None: ...
+    @property
+    def dice_seed(self) -> str | None: ...
 
 
 @dataclass
 class GameInfo:
     """One game of the room: number, options, table order, status, final totals, when it
     started (UTC), the seats that set a personal best with it (``records``) and those taken
-    out of it before it ended (``left``)."""
+    out of it before it ended (``left``). ``dice_seed``: the secret seed its server dice come
+    from (64 hex digits, docs/dice.md; None with real dice or for a game without a
+    ``DiceLog``): never shown before the game is over (``app.rooms.dice_check``)."""
 
     id: int
     number: int
@@ -94,6 +98,7 @@ class GameInfo:
     started_at: datetime | None = None
     records: list[int] = field(default_factory=list)
     left: list[int] = field(default_factory=list)
+    dice_seed: str | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, game: StoredGame) -> GameInfo:
@@ -103,7 +108,7 @@ class GameInfo:
         return cls(game.id, game.number, game.kind, dict(game.options), list(game.seat_ids),
                    game.status, {int(k): int(v) for k, v in (result.get("totals") or {}).items()},
                    as_utc(game.started_at), list(result.get("records") or []),
-                   list(result.get("left") or []))
+                   list(result.get("left") or []), game.dice_seed)
 
 
 @dataclass

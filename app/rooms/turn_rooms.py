@@ -5,6 +5,7 @@ away. ``RoomService`` is built on it."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 import structlog
 
@@ -22,16 +23,17 @@ class TurnRooms(RoomMemory):
     actions: RoomActions
     publish: Callable[[str, int, str | None], Awaitable[None]]
 
-    async def settle_turns(self, code: str) -> None:
+    async def settle_turns(self, code: str, not_before: datetime | None = None) -> None:
         """Store room ``code``'s earliest turn deadline as its state has it (after the
         deadline scheduler took the room and found nothing, or no more, to play; its lease
-        is replaced), unless the room moved on meanwhile (its write set it then)."""
+        is replaced), but not before ``not_before`` (aware UTC; None: as it is), unless the
+        room moved on meanwhile (its write set it then)."""
         async with self.lock(code):
             try:
                 state = await self._fresh(code)
             except RoomError:
                 return
-            await self.repo.set_turn_due(state)
+            await self.repo.set_turn_due(state, not_before)
 
     async def came_back(self, code: str, player_id: str) -> None:
         """``player_id`` opened turn-based room ``code``: a seat marked away (turns missed in

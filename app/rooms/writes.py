@@ -58,12 +58,14 @@ async def seat_player(session: AsyncSession, state: RoomState, player_id: str,
         )
 
 
-def new_game(state: RoomState, number: int, options: dict[str, Any], order: list[int]) -> Work:
-    """Game ``number`` of the room, playing with ``options`` in seat ``order``; every seat's
-    "ready" mark cleared."""
+def new_game(state: RoomState, number: int, options: dict[str, Any], order: list[int],
+             dice_seed: str | None = None) -> Work:
+    """Game ``number`` of the room, playing with ``options`` in seat ``order`` and its secret
+    ``dice_seed`` (docs/dice.md; None without server dice); every seat's "ready" mark
+    cleared."""
     async def work(session: AsyncSession) -> None:
         session.add(Game(room_id=state.id, number=number, kind=state.kind, options=options,
-                         seat_ids=order, status="playing"))
+                         seat_ids=order, status="playing", dice_seed=dice_seed))
         await session.execute(update(Seat).where(Seat.room_id == state.id).values(ready=False))
 
     return work

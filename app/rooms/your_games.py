@@ -39,7 +39,8 @@ class YourGame:
     player's seat missed ``AWAY_AFTER`` turns in a row; ``others``: the other active seats'
     names in seat order; ``active``: when the room was last active (a finished room: its
     game's end; a turn-based room: its latest wait's start; else its creation);
-    ``turn_based``: the room keeps turns (``rooms.turns`` set)."""
+    ``turn_based``: the room keeps turns (``rooms.turns`` set); ``to_play``: the names of
+    the other seats the table waits for (a turn-based room's waits)."""
 
     code: str
     kind: str
@@ -50,22 +51,24 @@ class YourGame:
     turn_based: bool = False
     active: datetime | None = None
     others: tuple[str, ...] = field(default=())
+    to_play: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True)
 class YourGames:
-    """The three lists of the page, each in its order: ``your_turn`` (soonest deadline
-    first), ``waiting`` (unfinished, most recently active first), ``finished`` (most recently
-    finished first)."""
+    """The lists of the page, each in its order: ``your_turn`` (soonest deadline first),
+    ``waiting`` (games being played, most recently active first), ``finished`` (most
+    recently finished first) and ``lobby`` (waiting rooms not started yet, newest first)."""
 
     your_turn: list[YourGame]
     waiting: list[YourGame]
     finished: list[YourGame]
+    lobby: list[YourGame] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         """True when the player has no room to list."""
-        return not (self.your_turn or self.waiting or self.finished)
+        return not (self.your_turn or self.waiting or self.finished or self.lobby)
 
 
 def _moment(value: Any) -> datetime | None:
@@ -109,11 +112,12 @@ def order(games: list[YourGame], limit_finished: int = FINISHED_LIMIT) -> YourGa
     far, old = datetime.max.replace(tzinfo=UTC), datetime.min.replace(tzinfo=UTC)
     yours = sorted((g for g in games if g.your_turn and g.status != "finished"),
                    key=lambda g: (g.deadline or far, g.code))
-    waiting = sorted((g for g in games if not g.your_turn and g.status != "finished"),
-                     key=lambda g: (g.active or old, g.code), reverse=True)
-    finished = sorted((g for g in games if g.status == "finished"),
+    def latest(status: str) -> list[YourGame]:
+        return sorted((g for g in games if not g.your_turn and g.status == status),
                       key=lambda g: (g.active or old, g.code), reverse=True)
-    return YourGames(yours, waiting, finished[:limit_finished])
+
+    finished = latest("finished")
+    return YourGames(yours, latest("playing"), finished[:limit_finished], latest("lobby"))
 
 
 async def your_games(session: AsyncSession, player_id: str, now: datetime) -> YourGames:
@@ -134,13 +138,13 @@ async def your_games(session: AsyncSession, player_id: str, now: datetime) -> Yo
                    & (ended >= now - timedelta(days=FINISHED_DAYS)))))).all()
     if not rows:
         return YourGames([], [], [])
-    names: dict[int, list[str]] = {}
-    for room_id, name in await session.execute(
-            select(Seat.room_id, Seat.name)
+    names: dict[int, dict[int, str]] = {}  # room -> seat -> name, in seat order
+    for room_id, seat, name in await session.execute(
+            select(Seat.room_id, Seat.id, Seat.name)
             .where(Seat.room_id.in_([row[0] for row in rows]), Seat.status == "active",
                    Seat.player_id != player_id)
             .order_by(Seat.room_id, Seat.position)):
-        names.setdefault(room_id, []).append(name)
+        names.setdefault(room_id, {})[seat] = name
     games = []
     for room_id, code, kind, status, turns, created, seat_id, end in rows:
         waits, due, away = turn_of(turns, seat_id)
@@ -149,8 +153,19 @@ async def your_games(session: AsyncSession, player_id: str, now: datetime) -> Yo
             code=code, kind=kind, status=status, your_turn=waits and status == "playing",
             deadline=due, away=away, turn_based=isinstance(turns, dict),
             active=as_utc(end) if status == "finished" and end else max(moments, default=None),
-            others=tuple(names.get(room_id, ()))))
+            others=tuple(names.get(room_id, {}).values()),
+            to_play=_waited_names(turns, names.get(room_id, {})) if status == "playing"
+            else ()))
     return order(games)
+
+
+def _waited_names(turns: Any, names: dict[int, str]) -> tuple[str, ...]:
+    """The names, in seat order, of the seats in ``names`` (seat id -> name) that
+    ``rooms.turns`` waits for (any shape tolerated, as ``turn_of``)."""
+    waits = turns.get("waits") if isinstance(turns, dict) else None
+    if not isinstance(waits, dict):
+        return ()
+    return tuple(name for seat, name in names.items() if str(seat) in waits)
 
 
 async def your_turn_count(session: AsyncSession, player_id: str) -> int:

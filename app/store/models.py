@@ -113,6 +113,8 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     seat_ids: Mapped[list[Any]] = mapped_column(default=list)
     seed: Mapped[int | None] = mapped_column(BigInteger)
+    # a room game's secret dice seed (64 hex digits; docs/dice.md), revealed when it ends
+    dice_seed: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="playing")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -277,3 +279,23 @@ Index(
     KnikkersScore.finished_at,
 )
 Index("ix_games_player_kind_status", Game.player_id, Game.kind, Game.status)
+
+
+class DailyAttempt(Base):
+    """One attempt at a daily challenge (``app/daily``; docs/rules.md, "Daily challenges"):
+    ``player_id`` played ``kind``'s challenge of ``day`` (``YYYY-MM-DD``, UTC) for the
+    ``attempt``-th time (1: ranked) in solo room ``room_id`` (its game 1 has the result)."""
+
+    __tablename__ = "daily_attempts"
+    __table_args__ = (
+        UniqueConstraint("player_id", "kind", "day", "attempt", name="uq_daily_attempts"),
+        Index("ix_daily_attempts_day", "kind", "day", "attempt"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    day: Mapped[str] = mapped_column(String(10))
+    attempt: Mapped[int] = mapped_column(Integer)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -13,6 +13,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from app.i18n import current_language, use_language
+from app.rooms.dice_check import shown
 from app.rooms.games.base import Part
 from app.rooms.pass_and_play import present_seats, proxy_seat
 from app.rooms.rules import page_basis, ranking
@@ -164,6 +165,7 @@ def _frame(state: RoomState, online: frozenset[str], shared: Shared) -> dict[str
         "previous_ranking": ranking(previous.totals, previous.left) if previous else [],
         "match_done": final and game is not None and
         game.options.get("match_game", 1) >= match_size,
+        "dice": shown(state.plugin, game),  # docs/dice.md: (commitment, seed once over)
     }
     shared.frame = (key, frame)
     return frame
@@ -236,6 +238,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "previous_ranking": frame["previous_ranking"],
         "former_seat": former,
         "match_done": frame["match_done"],
+        **dict(zip(("dice_commitment", "dice_seed"), frame["dice"], strict=True)),
     }
 
 

@@ -72,6 +72,7 @@ def make_templates() -> Jinja2Blocks:
     env.filters["date"] = i18n.format_date
     env.filters["datetime"] = i18n.format_datetime
     env.filters["duration"] = i18n.format_timedelta  # {{ left|duration }}: "5 hours"
+    env.filters["ago"] = i18n.format_ago  # {{ passed|ago }}: "5 hours ago"
     env.filters["hyphenate"] = i18n.hyphenate
     env.globals["decimal"] = i18n.format_decimal
     env.filters["pick"] = lambda keys, mapping: [mapping[k] for k in keys]

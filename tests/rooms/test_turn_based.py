@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.clock import as_utc
-from app.rooms.bots.deadline import DeadlinePlayer
+from app.rooms.bots.deadline import STUCK_RETRY, DeadlinePlayer
 from app.rooms.deadlines import TurnScheduler, take_due
 from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
@@ -150,6 +150,33 @@ async def test_each_move_stores_whom_the_table_waits_for_and_the_bot_plays_a_mis
         await kniffel_turn(room, mover)
         await kniffel_turn(room, other)
         assert (await room.state()).turns.missed == {}
+
+
+async def test_a_room_whose_overdue_seat_has_no_move_is_not_taken_round_after_round(
+        database_url: str) -> None:
+    """A table whose stored turns name an overdue seat the game does not wait for (here: the
+    player not on turn): the bot has no move for it, so the room's deadline is stored
+    ``STUCK_RETRY`` on instead of the passed one, which the next round would take again (the
+    scheduler spun on such rooms: found with bench/turns_scale.py's data)."""
+    clock = Clock()
+    async with started_kniffel(database_url, clock) as room:
+        state = await room.state()
+        idle = next(s.id for s in state.seats if s.id != state.game_state.current)
+        passed = clock.now - timedelta(minutes=5)
+        wrong = {"waits": {str(idle): {"since": (passed - timedelta(hours=1)).isoformat(),
+                                       "due": passed.isoformat()}}, "missed": {}, "turn": 0}
+        async with room.service.db.sessionmaker() as session, session.begin():
+            row = (await session.execute(select(Room).where(Room.code == room.code))
+                   ).scalar_one()
+            row.turns, row.turn_due_at = wrong, passed
+        room.service.forget(room.code)
+        rounds = scheduler(room.service, clock)
+        assert await rounds.round() == 1
+        assert as_utc((await room_row(room.service, room.code)).turn_due_at) == \
+            clock.now + STUCK_RETRY
+        assert await rounds.round() == 0  # before: taken again at once, round after round
+        clock.advance(minutes=11)
+        assert await rounds.round() == 1  # looked at again later
 
 
 async def test_three_missed_turns_mark_a_seat_away_until_the_player_is_back(

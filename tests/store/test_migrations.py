@@ -67,7 +67,7 @@ def test_the_models_describe_the_tables_this_suite_knows() -> None:
         "group_nights", "group_rooms", "group_results", "group_standings", "group_records",
         "group_games", "ratings",
         "rated_games", "chat_messages", "push_subscriptions", "push_deliveries", "devices",
-        "device_links", "passkeys", "turn_notices"}
+        "device_links", "passkeys", "turn_notices", "daily_attempts"}
 
 
 def test_upgrade_head_creates_every_model_table_with_its_columns(fresh_url) -> None:

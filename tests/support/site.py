@@ -87,6 +87,7 @@ async def _build(url: str, database_url: str) -> Site:
             pages += await _room_pages(anna, bram, kind, database_url)
         pages += await _guide_pages(anna)
         pages += await _knikkers_pages(anna, url, database_url)
+        pages += await _daily_pages(anna)
         return Site(url, pages, {
             "anna": dict(anna.http.cookies.items()),
             "bram": dict(bram.http.cookies.items()),
@@ -127,6 +128,11 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
         path = f"/r/{finished}/games/1/review"
         await _until_analysed(anna, path)
         reviews.append(SitePage(f"{kind}-review", path, "anna", game=kind, shot=True))
+    if getattr(GAMES[kind], "dice_log", None) is not None:  # docs/dice.md: its verify pages
+        reviews += [SitePage(f"{kind}-verify", f"/r/{finished}/games/1/verify", "bram",
+                             game=kind),
+                    SitePage(f"{kind}-verify-running", f"/r/{running}/games/1/verify",
+                             game=kind)]
     return reviews + [
         SitePage(f"{kind}-lobby", f"/r/{lobby}", "anna", game=kind, shot=True),
         SitePage(f"{kind}-lobby-guest", f"/r/{lobby}", "bram", game=kind, shot=True),
@@ -139,6 +145,21 @@ async def _room_pages(anna: Guest, bram: Guest, kind: str, database_url: str) ->
                  shot=True),
         SitePage(f"{kind}-finished-gone", f"/r/{finished}", game=kind, big=True),
     ]
+
+
+async def _daily_pages(anna: Guest) -> list[SitePage]:
+    """The daily Knister before playing (Bram), after (Anna: her result, par, the lines)
+    and the shared result (docs/rules.md, "Daily challenges")."""
+    r = await anna.http.post("/daily/knister", data={"name": "Anna"})
+    assert r.status_code == 303, r.text
+    code = r.headers["location"].rsplit("/", 1)[1]
+    r = await anna.http.post(f"/_test/rooms/{code}/finish")
+    assert r.status_code == 200, r.text
+    page = (await anna.http.get("/daily/knister")).text
+    shared = page.split('data-url="', 1)[1].split('"', 1)[0].split("/daily/", 1)[1]
+    return [SitePage("daily-knister", "/daily/knister", "anna", shot=True),
+            SitePage("daily-knister-guest", "/daily/knister", "bram"),
+            SitePage("daily-knister-shared", f"/daily/{shared}")]
 
 
 async def _guide_pages(anna: Guest) -> list[SitePage]:

@@ -82,6 +82,11 @@ def as_me(client, settings) -> None:
     client.cookies.set(SESSION_COOKIE, session_cookie(settings.secret_key, ME))
 
 
+def row_html(page: str, code: str) -> str:
+    """The HTML of room ``code``'s row."""
+    return page.split(f'data-room="{code}"', 1)[1].split("</li>", 1)[0]
+
+
 def rows(page: str) -> list[tuple[str, str, str, str | None]]:
     """(room, your turn, status, deadline) of every row, in the page's order."""
     found = ROW.findall(page)
@@ -125,9 +130,9 @@ def test_your_turn_first_by_deadline_then_the_others_then_finished(client, setti
         ("LATE", "true", "playing", iso(due["LATE"])),
         ("SOON", "true", "playing", iso(due["SOON"])),
         ("LATER", "true", "playing", iso(due["LATER"])),
-        ("LOBBY", "false", "lobby", None),
         ("BRAMS", "false", "playing", None),
         ("LIVE", "false", "playing", None),
+        ("LOBBY", "false", "lobby", None),  # not started yet: under a heading of its own
         ("DONE2", "false", "finished", None),
         ("DONE", "false", "finished", None),
     ]
@@ -139,6 +144,13 @@ def test_your_turn_first_by_deadline_then_the_others_then_finished(client, setti
     assert text.count("data-away") == 1  # missed three turns: a bot plays for Anna in LATE
     assert "with Bram, Carl" in text and "Anna" not in text.split('id="your-games-title"')[1]
     assert 'href="/r/EVES"' not in text and 'href="/r/GONE"' not in text
+    # whom a turn-based table waits for, and when each room last moved (rooms of the same
+    # game with the same people told apart)
+    brams = row_html(text, "BRAMS")
+    assert "Waiting for Bram<" in brams and "Last move 1 hour ago<" in brams
+    assert "Opened 10 minutes ago<" in row_html(text, "LOBBY")
+    assert "Waiting for" not in row_html(text, "LIVE")  # a live room stores no waits
+    assert "Not started yet" in text
     # push.js only here, with the section it drives; the header's script everywhere
     assert "js/push.js" in text and "data-push-enable" in text and "data-push-disable" in text
     home = client.get("/", headers={"accept-language": "en"}).text
@@ -289,7 +301,8 @@ def test_order_puts_deadlines_first_and_keeps_twenty_finished() -> None:
               YourGame("NEWER", "kniffel", "playing", active=t)]
     listed = order(games)
     assert [g.code for g in listed.your_turn] == ["DUE", "NODUE"]
-    assert [g.code for g in listed.waiting] == ["NEWER", "OLDER"]
+    assert [g.code for g in listed.waiting] == ["NEWER"]
+    assert [g.code for g in listed.lobby] == ["OLDER"]  # not started yet: a list of its own
     assert [g.code for g in listed.finished] == [f"F{i:02d}" for i in range(20)]
 
 

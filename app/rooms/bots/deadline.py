@@ -7,6 +7,7 @@ moves go through the room service like any bot move for an away player (``takeov
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import structlog
@@ -23,6 +24,10 @@ log = structlog.get_logger("knobel.bots")
 MAX_MOVES = 100
 """Moves played for one room at most per call (a Kniffel turn is up to 6 moves per seat)."""
 
+STUCK_RETRY = timedelta(minutes=10)
+"""A room with an overdue seat the bot has no move for (a table that waits for the wrong seat)
+is taken again this much later, not at once (it would be taken round after round)."""
+
 
 class DeadlinePlayer:
     """Plays the overdue turns of a turn-based room through ``rooms`` with the bots'
@@ -35,7 +40,10 @@ class DeadlinePlayer:
         """Play every turn of room ``code`` whose deadline has passed, each to its end, then
         store the room's next deadline (``RoomService.settle_turns``). A move refused
         because the table moved on meanwhile (the player acted, another process played it)
-        is decided again on the new state."""
+        is decided again on the new state. When an overdue seat is left that the bot has no
+        move for, the room's deadline is stored ``STUCK_RETRY`` from now (logged as
+        ``deadline_stuck``), so the scheduler does not take it again round after round."""
+        stuck = True
         for _ in range(MAX_MOVES):
             state = await self.rooms.current(code)
             if state is None:
@@ -47,6 +55,7 @@ class DeadlinePlayer:
             info = state.seat(overdue[0]) if overdue and state.status == "playing" else None
             move = next_move(state, info.id, "strong", self.strategies) if info else None
             if info is None or move is None:
+                stuck = info is not None
                 break
             action_id, message = move
             try:
@@ -56,4 +65,8 @@ class DeadlinePlayer:
                 log.info("deadline_move_refused", room=code, action=action_id, code=exc.code)
                 continue
             log.info("deadline_move", room=code, seat=info.id, type=message["type"])
-        await self.rooms.settle_turns(code)
+        retry = None
+        if stuck:
+            log.warning("deadline_stuck", room=code)
+            retry = self.rooms.clock() + STUCK_RETRY
+        await self.rooms.settle_turns(code, not_before=retry)

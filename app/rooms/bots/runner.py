@@ -169,6 +169,8 @@ class BotRunner:
             async with self.rooms.db.sessionmaker() as session:
                 codes = list((await session.execute(query)).scalars())
             for code in codes:
+                if self._closed:
+                    return
                 state = await self.rooms.snapshot(code)
                 if state is not None:
                     self.watch(state)
@@ -177,18 +179,24 @@ class BotRunner:
             return
         log.info("bots_scanned", rooms=len(codes))
 
-    async def close(self) -> None:
-        """Stop every driver and give up their leases."""
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop every driver and give up their leases. A driver (and the start-up scan)
+        stops after the step it is in (a move being sent, a room being read), woken if it
+        waits; only one still busy after ``grace`` seconds is cancelled (a task cancelled
+        inside its database work left the driver's clean-up running while the app closed
+        its pool)."""
         self._closed = True
-        if self._scan is not None:
-            self._scan.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._scan
-        tasks = list(self._tasks.items())
-        for _, task in tasks:
-            task.cancel()
-        for code, task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        for wake in list(self._wake.values()):
+            wake.set()
+        codes = list(self._tasks)
+        running = [t for t in (self._scan, *self._tasks.values()) if t is not None]
+        if running:
+            _, late = await asyncio.wait(running, timeout=grace)
+            for task in late:
+                task.cancel()
+            for task in running:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for code in codes:
             await self.lease.release(code)
         await self.lease.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from app.errors import N_, KnobelError
-from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
 from app.rooms.games.capabilities import Strategies as Strategies  # games and bots name it here
 
 Dice = Callable[[int], list[int]]
@@ -246,6 +246,10 @@ class GamePlugin(Protocol):
     review: GameReview | None
     """Its hints and game analysis (``capabilities.GameReview``; Kniffel family), None
     without: a finished game then has no analysis or review page (``app/review``)."""
+    dice_log: DiceLog | None
+    """Where its server dice sit (``capabilities.DiceLog``): its dice then come from a secret
+    seed per game, committed to at the start and revealed at the end (docs/dice.md); None
+    for a game whose dice are not checkable that way."""
     guide: GameGuide | None
     """Its guided first round (``capabilities.GameGuide``; ``POST /learn``), None without."""
     records: GameRecords | None

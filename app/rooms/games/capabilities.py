@@ -9,6 +9,8 @@
 - ``GameRecords``: what a group's table and records count of its games beyond points (a
   highest-score record, a feat such as a Kniffel thrown; docs/rules.md, "Groups");
   ``app/groups`` asks for it when it records a game and labels its columns and records.
+- ``DiceLog``: where each of a game's server dice sits (turn, throw, slot), so that the dice
+  are drawn from the game's secret seed and anyone can check them afterwards (docs/dice.md).
 
 Pure, like the plug-ins: strategies, recalled advice and the seat's bot key come in as
 arguments.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Strategies = Callable[[str, dict[str, Any]], Any]
 """``strategies(ruleset, room options)``: the Kniffel family's optimal strategy
@@ -127,3 +129,49 @@ class GameRecords(Protocol):
     def feats(self, events: Sequence[Any]) -> dict[int, int]:
         """Seat id -> feats thrown in one finished game, from its stored events
         (``base.Event``, in order); seats without any may be left out. Pure."""
+
+
+class Throw(NamedTuple):
+    """Where one throw's dice sit in a game (docs/dice.md): ``turn`` (from 1), ``throw``
+    within the turn (from 1) and the ``slots`` thrown (die places from 0, in the order the
+    faces are given; held dice are not thrown)."""
+
+    turn: int
+    throw: int
+    slots: tuple[int, ...]
+
+
+class LoggedThrow(NamedTuple):
+    """A throw as a stored event shows it: where (``at``), by which seat (``seat``, the
+    roller; None when the server threw for nobody in particular) and the faces logged, one
+    per slot of ``at.slots``."""
+
+    at: Throw
+    seat: int | None
+    faces: tuple[int, ...]
+
+
+class DiceLog(Protocol):
+    """A game whose server dice come from one secret seed per game (docs/dice.md): the room
+    draws each die as ``app.engines.fair_dice.face`` of the seed and its place, which this
+    capability names. Pure: states and events come in."""
+
+    def seeded(self, options: dict[str, Any]) -> bool:
+        """True when a game with these room ``options`` throws server dice (False with real
+        dice: docs/rules.md, "Table mode"; such a game has no seed and no commitment)."""
+
+    def next_throw(self, state: Any, count: int) -> Throw:
+        """Where the next ``count`` dice drawn in ``state`` sit: the throw a roll (or an
+        automatic roll) decided on ``state`` makes. ``ValueError`` when ``count`` does not
+        match the dice the game throws next."""
+
+    def logged(self, state: Any, event: Any) -> LoggedThrow | None:
+        """The server throw the stored ``event`` (``base.Event``) records, decided on
+        ``state`` (the game before ``event`` is folded); None for any other event (a
+        placement, a hold, dice entered by hand)."""
+
+
+def dice_log_of(plugin: Any) -> DiceLog | None:
+    """``plugin``'s ``DiceLog`` (its ``dice_log``), None for a game without one."""
+    found: DiceLog | None = getattr(plugin, "dice_log", None)
+    return found

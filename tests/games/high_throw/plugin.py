@@ -23,7 +23,7 @@ from app.rooms.games.base import (
     Strategies,
     parse_int_options,
 )
-from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
 from tests.games.high_throw.state import ThrowState, fold
 
 DICE_CHOICES = (1, 2)
@@ -57,6 +57,7 @@ class HighThrowGame:
     review: GameReview | None = None  # no hints or analysis
     guide: GameGuide | None = None  # no guided first round
     records: GameRecords | None = None  # points and places only
+    dice_log: DiceLog | None = None  # its dice are not drawn from a committed seed
     solo_practice = False
     pass_and_play = False
     bot: GameBot | None = HighThrowBot()

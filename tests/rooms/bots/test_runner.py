@@ -4,6 +4,7 @@ every bot move stored once. Rules: docs/rules.md, "Bots"."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from datetime import timedelta
 
@@ -255,3 +256,52 @@ def test_a_hold_comes_after_a_quarter_of_a_moves_pause():
     assert 0.125 <= min(holds) and max(holds) <= 0.375
     assert pause({"type": "hold"}, random.Random(3), (0.5, 1.5)) == \
         pause({"type": "roll"}, random.Random(3), (0.5, 1.5)) * 0.25
+
+
+class SlowLease(LocalLease):
+    """``LocalLease`` whose ``hold`` (a database round trip with a shared lease) waits for
+    ``go``: the driver is inside its database work while the runner closes."""
+
+    def __init__(self) -> None:
+        self.entered, self.go = asyncio.Event(), asyncio.Event()
+        self.finished: list[str] = []
+
+    async def hold(self, code: str) -> bool:
+        self.entered.set()
+        await self.go.wait()
+        self.finished.append(code)
+        return await super().hold(code)
+
+
+def slow_bots(lease: SlowLease):
+    """Bots for a room service whose runner holds rooms with ``lease``."""
+    return lambda service: BotsInRooms(BotControl(timedelta(0)), BotRunner(
+        service, lambda r, o: None, lease, delay=(0.0, 0.01), poll=0.2))
+
+
+async def test_closing_waits_for_a_driver_in_its_database_work(database_url):
+    """``BotRunner.close`` wakes the drivers and lets each finish the step it is in, rather
+    than cancelling it inside its database work (which left the clean-up running while the
+    app closed its pool); one still busy after the grace is cancelled."""
+    lease = SlowLease()
+    async with service_room(database_url, "kniffel", ["Ann"], bots=slow_bots(lease)) as room:
+        room.service.online = lambda code: frozenset({"p-watcher"})
+        runner = runner_of(room)
+        await _against_a_bot(room)
+        await asyncio.wait_for(lease.entered.wait(), 10)
+        closing = asyncio.create_task(runner.close(grace=5.0))
+        await asyncio.sleep(0.1)
+        assert not closing.done()  # waiting for the step, not cancelling it
+        lease.go.set()
+        await asyncio.wait_for(closing, 5)
+        assert lease.finished == [room.code]
+        assert not runner._tasks  # every driver stopped
+
+    slow = SlowLease()
+    async with service_room(database_url, "kniffel", ["Ann"], bots=slow_bots(slow)) as room:
+        room.service.online = lambda code: frozenset({"p-watcher"})
+        runner = runner_of(room)
+        await _against_a_bot(room)
+        await asyncio.wait_for(slow.entered.wait(), 10)
+        await asyncio.wait_for(runner.close(grace=0.1), 5)  # over the grace: cancelled
+        assert slow.finished == [] and not runner._tasks

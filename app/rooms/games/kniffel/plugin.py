@@ -17,7 +17,7 @@ from typing import Any
 
 from app.engines.kniffel import DICE, RULESETS
 from app.rooms.games.base import ActionError, Dice, Event, GameBot, Presence, ViewsFromModule
-from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
 from app.rooms.games.kniffel import entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.bot import KniffelBot
@@ -27,6 +27,7 @@ from app.rooms.games.kniffel.options import TIMER_CHOICES, default_options, pars
 from app.rooms.games.kniffel.records import KniffelRecords
 from app.rooms.games.kniffel.review import KniffelReview
 from app.rooms.games.kniffel.state import KniffelState, fold, rolled
+from app.rooms.games.kniffel.throws import KniffelDice
 from app.rooms.games.kniffel.timers import AWAY_GRACE
 
 
@@ -41,6 +42,7 @@ class KniffelGame(ViewsFromModule):
     pass_and_play = True
     bot: GameBot | None = KniffelBot()
     turn_based = True
+    dice_log: DiceLog | None = KniffelDice()  # docs/dice.md
     guide: GameGuide | None = KniffelGuide()
     picture = "dice"
     actions = frozenset({"roll", "hold", "score", "enter"})

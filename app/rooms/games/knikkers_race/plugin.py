@@ -31,7 +31,7 @@ from app.rooms.games.base import (
     parse_cell,
     parse_int_options,
 )
-from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
 from app.rooms.games.knikkers_race import cells, labels, view
 from app.rooms.games.knikkers_race.labels import cell_label, colour_name
 from app.rooms.games.knikkers_race.state import RaceBoard, RaceState
@@ -80,6 +80,7 @@ class KnikkersRaceGame(ViewsFromModule):
     review: GameReview | None = None  # no analysis: the replays on the result screen show it
     guide: GameGuide | None = None
     records: GameRecords | None = None  # points and places only
+    dice_log: DiceLog | None = None  # its seed is hidden until the end in its own way
     solo_practice = False  # single-player Knikkers has its own pages
     pass_and_play = False  # every racer moves on their own board at once
     bot: GameBot | None = None  # bots do not race

@@ -36,7 +36,7 @@ from app.rooms.games.base import (
     parse_cell,
     parse_int_options,
 )
-from app.rooms.games.capabilities import GameGuide, GameRecords, GameReview
+from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview
 from app.rooms.games.knister import labels, timers, view
 from app.rooms.games.knister.bot import KnisterBot
 from app.rooms.games.knister.cells import grid_rows
@@ -46,6 +46,7 @@ from app.rooms.games.knister.guide import KnisterGuide
 from app.rooms.games.knister.lines import line_points
 from app.rooms.games.knister.records import KnisterRecords
 from app.rooms.games.knister.state import KnisterState, fold
+from app.rooms.games.knister.throws import KnisterDice
 from app.rooms.games.knister.timers import AWAY_PLACER_GRACE, AWAY_ROLLER_GRACE
 from app.rooms.games.real_dice import is_real, parse_dice_mode
 
@@ -69,6 +70,7 @@ class KnisterGame(ViewsFromModule):
     pass_and_play = True
     bot: GameBot | None = KnisterBot()
     turn_based = True
+    dice_log: DiceLog | None = KnisterDice()  # docs/dice.md
     guide: GameGuide | None = KnisterGuide(KnisterBot())
     records: GameRecords | None = KnisterRecords()
     template = "rooms/knister/game.html"
