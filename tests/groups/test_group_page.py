@@ -147,3 +147,38 @@ def test_a_member_who_leaves_keeps_their_results(anna, settings):
     _be(anna, settings, "d" * 32)
     stranger = anna.get(f"/groups/{CODE}", headers=EN)
     assert stranger.status_code == 404 and "Anna" not in stranger.text
+
+
+def test_the_page_reads_few_statements_and_its_history_once_per_version(database_url):
+    """The group page's reads (bench/groups.py): the group with its members, the table, the
+    ratings, the records, the game list, the viewer's series, the night and its standings,
+    the open rooms: 9 statements; the same page again (same ``results_version``) 6, the
+    history being kept."""
+    from sqlalchemy import event
+
+    from app.clock import utcnow
+    from app.groups.service import group_and_members
+
+    async def run() -> list[int]:
+        db = Database(database_url)
+        try:
+            await known_games(db)
+            page._kept.clear()
+            statements: list[str] = []
+            event.listen(db.engine.sync_engine, "before_cursor_execute",
+                         lambda conn, cursor, statement, *args: statements.append(statement))
+            counts = []
+            for _ in range(2):
+                statements.clear()
+                async with db.sessionmaker() as session:
+                    group, everyone = await group_and_members(session, CODE, ANNA)
+                    view = page.choice(utcnow(), "2026-11", "kniffel", None, None, None)
+                    context = await page.group_context(session, group, everyone, ANNA, view,
+                                                       utcnow())
+                    assert len(context["rows"]) == 3 and len(context["games"]) == 4
+                counts.append(len(statements))
+            return counts
+        finally:
+            await db.dispose()
+
+    assert asyncio.run(run()) == [9, 6]
