@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import N_
 from app.groups import history, nights
-from app.groups.models import Group, GroupMember
+from app.groups.models import Group
 from app.groups.rating_store import ratings_in
 from app.groups.rooms import open_rooms
 from app.groups.seasons import ALL, Season, season
@@ -25,7 +25,7 @@ from app.i18n import format_number
 from app.knikkers.charts import score_line
 from app.rooms.games import GAMES
 
-KINDS = [kind for kind in GAMES]  # the room games (Knister, Kniffel, KitKniff, Yatzy, race)
+KINDS = [kind for kind in GAMES]  # every registered room game, in the registry's order
 CHART_DOTS = 60
 """A season chart marks each game with a dot (its points as a tooltip) up to this many games;
 beyond, the dots would lie on top of each other and the line alone shows them."""
@@ -153,11 +153,11 @@ async def _history(session: AsyncSession, group: Group, kind: str, season: Seaso
                        history.score_series(session, group.id, kind, season, viewer)))
 
 
-async def group_context(session: AsyncSession, group: Group, everyone: list[GroupMember],
+async def group_context(session: AsyncSession, group: Group, everyone: list[Any],
                         viewer: str, view: Choice, now: datetime) -> dict[str, Any]:
     """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``;
-    ``everyone``: the group's members, those who left or were removed too
-    (``service.group_and_members``)."""
+    ``everyone``: the group's members, those who left or were removed too (rows with
+    ``player_id``, ``name`` and ``status``: ``service.group_and_members``)."""
     people = [m for m in everyone if m.status == ACTIVE]
     rows = await table(session, group.id, view.kind, view.season,
                        {m.player_id: m.name for m in everyone})
