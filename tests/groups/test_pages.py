@@ -251,3 +251,15 @@ def test_a_linked_device_sees_its_players_groups(client):
     seen = laptop.get(f"/groups/{code}", headers=EN)
     assert seen.status_code == 200 and 'data-member="Bram"' in seen.text
     assert f'data-group-link="{code}"' in laptop.get("/groups", headers=EN).text
+
+
+def test_a_bad_name_on_the_invite_form_is_refused_and_joins_nobody(client):
+    code = _create(client)
+    invite = _invite(client, code)
+    dora = _guest(client)
+    for bad in ("", "   ", "x" * 80):
+        r = dora.post(invite, data={"name": bad}, headers=EN, follow_redirects=False)
+        assert r.status_code == 422 and 'name="name"' in r.text, bad
+    assert dora.get(f"/groups/{code}", headers=EN).status_code == 404  # not a member
+    assert 'data-member="Anna"' in client.get(f"/groups/{code}", headers=EN).text
+    assert client.get(f"/groups/{code}", headers=EN).text.count("data-member=") == 1
