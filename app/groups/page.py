@@ -5,10 +5,12 @@ season's table with ratings, head-to-head, records, games, the chart, members an
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import N_
@@ -17,12 +19,13 @@ from app.groups.models import Group
 from app.groups.rating_store import ratings_in
 from app.groups.rooms import open_rooms
 from app.groups.seasons import ALL, Season, season
-from app.groups.service import ACTIVE, members
+from app.groups.service import ACTIVE
 from app.groups.table import Row, sort_rows, table
+from app.i18n import format_number
 from app.knikkers.charts import score_line
 from app.rooms.games import GAMES
 
-KINDS = [kind for kind in GAMES]  # the room games (Knister, Kniffel, KitKniff, Yatzy, race)
+KINDS = [kind for kind in GAMES]  # every registered room game, in the registry's order
 CHART_DOTS = 60
 """A season chart marks each game with a dot (its points as a tooltip) up to this many games;
 beyond, the dots would lie on top of each other and the line alone shows them."""
@@ -105,35 +108,56 @@ async def with_ratings(session: AsyncSession, group: Group, kind: str,
     return {player: skill.shown for player, skill in rated["all"].items()}
 
 
+def places_html(places: list[tuple[int, str, int]]) -> Markup:
+    """A game's places as the game list shows them: ``1. Anna (250), 2. Bram (200)`` (names
+    escaped, numbers in the current language), built at once instead of a template loop of
+    three expressions a seat (the list has 50 games)."""
+    return Markup(", ").join(
+        Markup("{}. {} ({})").format(format_number(rank), name, format_number(score))
+        for rank, name, score in places)
+
+
 KEPT = 512
-"""Pages' worth of history (records, games, a viewer's series) kept per process."""
-_kept: OrderedDict[tuple, tuple] = OrderedDict()
+"""Pieces of history (a season's games, records of a kind, a viewer's series) kept per
+process, the latest of each."""
+_kept: OrderedDict[tuple, Any] = OrderedDict()
 
 
-async def _history(session: AsyncSession, group: Group, kind: str, season: Season,
-                   viewer: str) -> tuple:
-    """``(records, games, series)`` of ``group`` in ``season`` (``series``: ``viewer``'s
-    points per game of ``kind``): read once per ``group.results_version`` (they change only
-    when a game is recorded or its accuracies are stored), then kept (the latest ``KEPT``).
-    Callers must not change what they get."""
-    key = (group.id, group.results_version, season.key, kind, viewer)
-    found = _kept.get(key)
-    if found is not None:
+async def _kept_or(key: tuple, read: Callable[[], Awaitable[Any]]) -> Any:
+    """What ``read()`` gives, kept under ``key`` (the latest ``KEPT`` keys)."""
+    found = _kept.get(key, _kept)
+    if found is not _kept:
         _kept.move_to_end(key)
         return found
-    found = (await history.records(session, group.id, season, kind),
-             await history.games(session, group.id, season),
-             await history.score_series(session, group.id, kind, season, viewer))
-    _kept[key] = found
+    found = _kept[key] = await read()
     if len(_kept) > KEPT:
         _kept.popitem(last=False)
     return found
 
 
-async def group_context(session: AsyncSession, group: Group, viewer: str, view: Choice,
-                        now: datetime) -> dict[str, Any]:
-    """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``."""
-    everyone = await members(session, group, everyone=True)
+async def _history(session: AsyncSession, group: Group, kind: str, season: Season,
+                   viewer: str) -> tuple:
+    """``(records, games, series)`` of ``group`` in ``season`` (``records`` of ``kind``;
+    ``series``: ``viewer``'s points per game of ``kind``, all time their average per month):
+    each read once per ``group.results_version`` (they change only when a game is recorded
+    or its accuracies are stored), then kept; the games and records once for every viewer.
+    Callers must not change what they get."""
+    version = (group.id, group.results_version, season.key)
+    return (
+        await _kept_or(("records", *version, kind),
+                       lambda: history.records(session, group.id, season, kind)),
+        await _kept_or(("games", *version), lambda: history.games(session, group.id, season)),
+        await _kept_or(("series", *version, kind, viewer),
+                       lambda: history.monthly_series(session, group.id, kind, viewer)
+                       if season.key == ALL else
+                       history.score_series(session, group.id, kind, season, viewer)))
+
+
+async def group_context(session: AsyncSession, group: Group, everyone: list[Any],
+                        viewer: str, view: Choice, now: datetime) -> dict[str, Any]:
+    """Everything ``groups/group.html`` shows for ``viewer`` (an active member) at ``now``;
+    ``everyone``: the group's members, those who left or were removed too (rows with
+    ``player_id``, ``name`` and ``status``: ``service.group_and_members``)."""
     people = [m for m in everyone if m.status == ACTIVE]
     rows = await table(session, group.id, view.kind, view.season,
                        {m.player_id: m.name for m in everyone})
@@ -156,7 +180,7 @@ async def group_context(session: AsyncSession, group: Group, viewer: str, view: 
         "a": a, "b": b, "pair": pair,
         "counted": shown, "reviewed": REVIEWED,
         "records": [(label, records[what]) for what, label in shown.records if what in records],
-        "games": games,
+        "games": [(game, places_html(game.places)) for game in games],
         "chart": (score_line([s for _, s in series], max_dots=CHART_DOTS)
                   if len(series) > 1 else None),
         "series": series,

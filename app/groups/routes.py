@@ -68,9 +68,9 @@ async def group_page(request: Request, code: str, player: CurrentPlayer, guest_i
     """The group's page for its members (404 for anyone else): the season's table per game
     kind with ratings, head-to-head of ``a`` and ``b``, records, games, chart, members,
     invite and night."""
-    group = await service.member_group(session, code, guest_id)
+    group, everyone = await service.group_and_members(session, code, guest_id)
     now = utcnow()
-    context = await group_context(session, group, guest_id,
+    context = await group_context(session, group, everyone, guest_id,
                                   choice(now, season, kind, sort, a, b), now)
     invite = str(request.url_for("group_invite", token=group.invite))
     context.update({"player": player, "invite_url": invite, "qr_svg": qr_svg(invite),

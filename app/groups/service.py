@@ -9,6 +9,7 @@ never a list of its members.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -73,6 +74,24 @@ async def member_group(session: AsyncSession, code: str, player_id: str) -> Grou
     if group is None:
         raise _not_found()
     return group
+
+
+async def group_and_members(session: AsyncSession, code: str,
+                            player_id: str) -> tuple[Group, list[Any]]:
+    """Group ``code`` and every member it ever had (also those who left or were removed, by
+    name: rows with ``player_id``, ``name``, ``status``, read as columns), for one of its
+    active members, in one statement; ``GroupError`` not_found (404) for an unknown group
+    and for anyone else alike (as ``member_group``)."""
+    found: list[Any] = []
+    if is_code(code):
+        found = list((await session.execute(
+            select(Group, GroupMember.player_id, GroupMember.name, GroupMember.status)
+            .join(GroupMember, GroupMember.group_id == Group.id)
+            .where(Group.code == code)
+            .order_by(GroupMember.name, GroupMember.player_id))).all())
+    if not any(row.player_id == player_id and row.status == ACTIVE for row in found):
+        raise _not_found()
+    return found[0][0], found
 
 
 async def admin_group(session: AsyncSession, code: str, player_id: str) -> Group:

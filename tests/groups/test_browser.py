@@ -1,6 +1,6 @@
 """Groups in Debian Chromium: Anna makes a group, Bram and Carl join by its invite link, two
 Kniffel rooms are played for the group (a loaded Kniffel for Anna, then the test hook plays
-the rest), and the group's table and head-to-head show both games; the group pages have no
+the rest), and the group's table and head-to-head follow each game; the group pages have no
 serious or critical axe violation in nl, de and en."""
 
 from __future__ import annotations
@@ -97,20 +97,25 @@ def test_a_group_plays_two_kniffel_rooms_and_sees_its_table(server) -> None:
             code = _room_for_group(anna, server)
             _play(anna, ((bram, "Bram"), (carl, "Carl")), server, code)
             _table_shows(anna, group_url + "?kind=kniffel", number)
+            # head-to-head follows each game: Anna against Bram, both at every table
+            anna.select_option("#h2h-b", label="Bram")
+            anna.click("form[data-action=head-to-head] button[type=submit]")
+            expect(anna.locator("[data-head-to-head]")).to_have_attribute("data-games",
+                                                                          str(number))
 
         rows = anna.locator("[data-group-row]")
         wins = sum(int(rows.nth(i).get_attribute("data-wins")) for i in range(3))
         assert wins >= 2  # one winner a game at least (a shared win counts for each)
         assert {rows.nth(i).get_attribute("data-player") for i in range(3)} == {
             "Anna", "Bram", "Carl"}
-        expect(anna.locator("[data-record=kniffels]")).to_have_attribute("data-value", "1")
+        expect(anna.locator("[data-record=feats]")).to_have_attribute("data-value", "1")
+        expect(anna.locator("[data-record=feats]")).to_contain_text("Most Kniffels in a game")
+        expect(anna.locator("th", has_text="Kniffels thrown")).to_have_count(1)
         # two games rated: every member's group rating is shown, marked provisional
         expect(anna.locator("[data-group-row] [data-rating][data-provisional]")).to_have_count(3)
         assert all(rows.nth(i).locator("[data-rating]").get_attribute("data-rating")
                    for i in range(3))
-        anna.select_option("#h2h-b", label="Bram")
-        anna.click("form[data-action=head-to-head] button[type=submit]")
-        pair = anna.locator("[data-head-to-head]")
+        pair = anna.locator("[data-head-to-head]")  # the page shows Anna against Bram
         expect(pair).to_have_attribute("data-games", "2")
         ahead = int(pair.get_attribute("data-a-ahead")) + int(pair.get_attribute("data-b-ahead"))
         assert ahead <= 2

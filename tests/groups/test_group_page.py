@@ -76,6 +76,9 @@ def test_the_season_table_its_columns_and_sorting(anna):
     assert _rows(knister) == [("Carl", "1", "1"), ("Anna", "1", "0")]
     assert "Kniffels thrown" not in knister and "Average accuracy" not in knister
     assert "data-rating-help" in html and "provisional" in html
+    # each member's group rating (provisional: fewer than 10 games) and global rating
+    assert len(re.findall(r'data-rating="-?[\d.]+" data-provisional>', html)) == 3
+    assert len(re.findall(r"data-global-rating>-?[\d.,]+<", html)) == 3
 
 
 def test_the_labels_come_from_the_games():
@@ -99,8 +102,18 @@ def test_records_link_to_the_reviews_and_the_game_list(anna):
     assert 'href="/r/ROOMCODEGROUP001" data-record-link' in score[1]  # no review: the room
     games = re.findall(r'data-group-game="ROOMCODEGROUP001/(\d+)"', html)
     assert games == ["4", "3", "2", "1"]  # November's games, newest first
+    assert "1. Bot Eva (300), 2. Bram (220), 3. Anna (180)" in html  # the bot's seat counts
     assert html.count('href="/r/ROOMCODEGROUP001/games/') == 3 + 1  # 3 Kniffel + the record
     assert "/games/4/review" not in html  # the Knister game has no review
+
+
+def test_the_season_chart(anna):
+    month = anna.get(f"{NOVEMBER}&kind=kniffel", headers=EN).text
+    assert "Your points per game" in month and 'data-chart="group-season"' in month
+    assert month.count('<circle class="dot"') == 3  # Anna's three November games
+    whole = anna.get(f"/groups/{CODE}?season=all&kind=kniffel", headers=EN).text
+    assert "Your average points per game, by month" in whole
+    assert whole.count('<circle class="dot"') == 2  # October and November
 
 
 def test_head_to_head_and_the_nights_winner(anna, settings):
@@ -134,3 +147,38 @@ def test_a_member_who_leaves_keeps_their_results(anna, settings):
     _be(anna, settings, "d" * 32)
     stranger = anna.get(f"/groups/{CODE}", headers=EN)
     assert stranger.status_code == 404 and "Anna" not in stranger.text
+
+
+def test_the_page_reads_few_statements_and_its_history_once_per_version(database_url):
+    """The group page's reads (bench/groups.py): the group with its members, the table, the
+    ratings, the records, the game list, the viewer's series, the night and its standings,
+    the open rooms: 9 statements; the same page again (same ``results_version``) 6, the
+    history being kept."""
+    from sqlalchemy import event
+
+    from app.clock import utcnow
+    from app.groups.service import group_and_members
+
+    async def run() -> list[int]:
+        db = Database(database_url)
+        try:
+            await known_games(db)
+            page._kept.clear()
+            statements: list[str] = []
+            event.listen(db.engine.sync_engine, "before_cursor_execute",
+                         lambda conn, cursor, statement, *args: statements.append(statement))
+            counts = []
+            for _ in range(2):
+                statements.clear()
+                async with db.sessionmaker() as session:
+                    group, everyone = await group_and_members(session, CODE, ANNA)
+                    view = page.choice(utcnow(), "2026-11", "kniffel", None, None, None)
+                    context = await page.group_context(session, group, everyone, ANNA, view,
+                                                       utcnow())
+                    assert len(context["rows"]) == 3 and len(context["games"]) == 4
+                counts.append(len(statements))
+            return counts
+        finally:
+            await db.dispose()
+
+    assert asyncio.run(run()) == [9, 6]

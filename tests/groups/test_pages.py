@@ -149,12 +149,18 @@ def test_a_removed_member_cannot_open_or_attach_rooms(client):
 def test_names_are_escaped(client):
     code = _create(client, "<b>club</b>")
     evil = _guest(client)
-    _join(evil, _invite(client, code), "<script>x</script>")
+    invite = _invite(client, code)
+    offered = evil.get(invite, headers=EN).text  # the invite page names the group
+    assert "<b>club" not in offered and "&lt;b&gt;club&lt;/b&gt;" in offered
+    _join(evil, invite, "<script>x</script>")
     for page in (evil.get(f"/groups/{code}", headers=EN).text,
                  evil.get("/groups", headers=EN).text):
         assert "<script>x" not in page and "<b>club" not in page
     assert "&lt;b&gt;club&lt;/b&gt;" in evil.get("/groups", headers=EN).text
     assert "&lt;script&gt;x&lt;/script&gt;" in evil.get(f"/groups/{code}", headers=EN).text
+    # the admin's page: the member list, the head-to-head choice and the forms
+    admin = client.get(f"/groups/{code}", headers=EN).text
+    assert "<script>x" not in admin and admin.count("&lt;script&gt;x&lt;/script&gt;") >= 3
 
 
 def test_the_group_page_speaks_three_languages(client):
@@ -227,3 +233,33 @@ def test_a_new_group_shows_its_invite_and_no_head_to_head_yet(client):
     page = client.get(f"/groups/{code}", headers=EN).text
     assert '<details class="share panel">' in page
     assert "data-head-to-head-empty" not in page and 'data-action="head-to-head"' in page
+
+
+def test_a_linked_device_sees_its_players_groups(client):
+    """The device link (``/devices/link``, docs/architecture.md "Your name on every
+    device") signs another device in as the same player: their groups come along."""
+    code = _create(client)
+    bram = _guest(client, "Bram")
+    _join(bram, _invite(client, code), "Bram")
+    laptop = _guest(client)
+    assert laptop.get(f"/groups/{code}", headers=EN).status_code == 404
+    page = bram.post("/devices/link")
+    assert page.status_code == 200, page.text
+    link = re.search(r'data-device-code="([A-Z0-9]+)"', page.text)
+    assert link, page.text
+    assert laptop.post(f"/link/{link[1]}", follow_redirects=False).status_code == 303
+    seen = laptop.get(f"/groups/{code}", headers=EN)
+    assert seen.status_code == 200 and 'data-member="Bram"' in seen.text
+    assert f'data-group-link="{code}"' in laptop.get("/groups", headers=EN).text
+
+
+def test_a_bad_name_on_the_invite_form_is_refused_and_joins_nobody(client):
+    code = _create(client)
+    invite = _invite(client, code)
+    dora = _guest(client)
+    for bad in ("", "   ", "x" * 80):
+        r = dora.post(invite, data={"name": bad}, headers=EN, follow_redirects=False)
+        assert r.status_code == 422 and 'name="name"' in r.text, bad
+    assert dora.get(f"/groups/{code}", headers=EN).status_code == 404  # not a member
+    assert 'data-member="Anna"' in client.get(f"/groups/{code}", headers=EN).text
+    assert client.get(f"/groups/{code}", headers=EN).text.count("data-member=") == 1

@@ -89,6 +89,17 @@ def test_records_and_game_list(database_url):
     _run(database_url, check)
 
 
+def test_the_season_chart_per_game_and_all_time_per_month(database_url):
+    async def check(db, session, group_id, games):
+        month = await history.score_series(session, group_id, "kniffel", MONTH, ANNA)
+        assert [s for _, s in month] == [250, 180, 230]
+        whole = await history.monthly_series(session, group_id, "kniffel", ANNA)
+        assert [(at.isoformat(), s) for at, s in whole] == [
+            ("2026-10-01T00:00:00+00:00", 100), ("2026-11-01T00:00:00+00:00", 220)]
+
+    _run(database_url, check)
+
+
 def test_the_night_adds_up_ranks_and_a_missed_game_counts_one_behind_last(database_url):
     async def check(db, session, group_id, games):
         night = await nights.latest_night(session, group_id)
@@ -220,6 +231,33 @@ def test_the_page_reads_its_history_again_after_each_recorded_game(database_url)
                 records, games, series = await _history(session, group, "kniffel", MONTH, ANNA)
                 assert [g.number for g in games] == [2, 1]
                 assert [s for _, s in series] == [200, 250]
+        finally:
+            await db.dispose()
+
+    asyncio.run(run())
+
+
+def test_a_tied_record_stays_with_the_earlier_game_whatever_the_recording_order(database_url):
+    """Two Knister games with the same best score, recorded latest first (a restart's scan
+    may do that): the record is the earlier game's; a higher score later takes it over."""
+    async def run():
+        db = Database(database_url)
+        try:
+            group_id, room = await make_group(db)
+            early = await add_game(db, room, 1, "knister", {ANNA: 60, BRAM: 10}, T0)
+            late = await add_game(db, room, 2, "knister", {BRAM: 60, CARL: 5},
+                                  T0 + timedelta(hours=1))
+            recorder = Recorder(db)
+            assert await recorder.record(late) and await recorder.record(early)
+            async with db.sessionmaker() as session:
+                held = (await history.records(session, group_id, MONTH, "knister"))["score"]
+                assert (held.name, held.number) == ("Anna", 1)
+            higher = await add_game(db, room, 3, "knister", {CARL: 61, ANNA: 3},
+                                    T0 + timedelta(hours=2))
+            assert await recorder.record(higher)
+            async with db.sessionmaker() as session:
+                held = (await history.records(session, group_id, MONTH, "knister"))["score"]
+                assert (held.value, held.name, held.number) == (61, "Carl", 3)
         finally:
             await db.dispose()
 
