@@ -15,6 +15,7 @@ from app.rooms.games import GAMES
 from app.rooms.games.base import Event
 from app.rooms.games.kniffel import KniffelGame
 from app.strategy.tables import room_house_rules
+from tests.daily.play import play_daily
 from tests.daily.test_daily_card import sheet_right
 from tests.support.game_drivers import DRIVERS, game_settings
 from tests.support.players import Guest
@@ -27,19 +28,7 @@ KNIFFEL = DRIVERS["kniffel-bot"]  # its moves for people: holds on odd turns
 async def _attempt(guest: Guest) -> tuple[str, list[dict], int]:
     """Start an attempt and play it to the end with the driver's moves; (code, the roll
     events' payloads, the score)."""
-    r = await guest.http.post("/daily/kniffel", data={"name": guest.name})
-    assert r.status_code == 303, r.text
-    code = r.headers["location"].rsplit("/", 1)[1]
-    sock = await guest.connect(code)
-    state = await guest.state(code)
-    seat = state["seats"][0]["id"]
-    while state["status"] == "playing":
-        move = KNIFFEL.next_move(state, [seat])
-        assert move is not None
-        assert (await sock.act(move.kind, **move.fields)).ok
-        state = await guest.state(code)
-    await sock.close()
-    record = (await guest.http.get(f"/r/{code}/games/1.json")).json()
+    code, record, state, seat = await play_daily(guest, "kniffel", KNIFFEL)
     assert record["seed"] is None and record["game"].startswith("daily-kniffel-")
     rolls = [e["payload"]["dice"] for e in record["events"] if e["type"] == "roll"]
     return code, rolls, state["current"]["totals"][str(seat)]

@@ -14,6 +14,7 @@ from PIL import Image
 
 from app.engines.knister import KnisterRules, score_grid
 from app.engines.knister_bot import choose_cell
+from tests.daily.play import play_daily
 from tests.support.game_drivers import DRIVERS
 from tests.support.players import Guest
 
@@ -24,19 +25,7 @@ DAY = 86400
 
 async def _attempt(guest: Guest) -> tuple[str, list[tuple[int, int]], int]:
     """Start an attempt, play it to the end; (room code, the 25 rolls, the score)."""
-    r = await guest.http.post("/daily/knister", data={"name": guest.name})
-    assert r.status_code == 303, r.text
-    code = r.headers["location"].rsplit("/", 1)[1]
-    sock = await guest.connect(code)
-    state = await guest.state(code)
-    seat = state["seats"][0]["id"]
-    while state["status"] == "playing":
-        move = KNISTER.next_move(state, [seat])
-        assert move is not None
-        assert (await sock.act(move.kind, **move.fields)).ok
-        state = await guest.state(code)
-    await sock.close()
-    record = (await guest.http.get(f"/r/{code}/games/1.json")).json()
+    code, record, state, seat = await play_daily(guest, "knister", KNISTER)
     assert record["seed"] is None  # the day's seed: shown from the next day on
     assert record["game"].startswith("daily-knister-")
     return code, [tuple(r) for r in state["current"]["rolls"]], state["current"]["totals"][

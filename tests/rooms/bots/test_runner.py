@@ -283,25 +283,19 @@ async def test_closing_waits_for_a_driver_in_its_database_work(database_url):
     """``BotRunner.close`` wakes the drivers and lets each finish the step it is in, rather
     than cancelling it inside its database work (which left the clean-up running while the
     app closed its pool); one still busy after the grace is cancelled."""
-    lease = SlowLease()
-    async with service_room(database_url, "kniffel", ["Ann"], bots=slow_bots(lease)) as room:
-        room.service.online = lambda code: frozenset({"p-watcher"})
-        runner = runner_of(room)
-        await _against_a_bot(room)
-        await asyncio.wait_for(lease.entered.wait(), 10)
-        closing = asyncio.create_task(runner.close(grace=5.0))
-        await asyncio.sleep(0.1)
-        assert not closing.done()  # waiting for the step, not cancelling it
-        lease.go.set()
-        await asyncio.wait_for(closing, 5)
-        assert lease.finished == [room.code]
-        assert not runner._tasks  # every driver stopped
-
-    slow = SlowLease()
-    async with service_room(database_url, "kniffel", ["Ann"], bots=slow_bots(slow)) as room:
-        room.service.online = lambda code: frozenset({"p-watcher"})
-        runner = runner_of(room)
-        await _against_a_bot(room)
-        await asyncio.wait_for(slow.entered.wait(), 10)
-        await asyncio.wait_for(runner.close(grace=0.1), 5)  # over the grace: cancelled
-        assert slow.finished == [] and not runner._tasks
+    for grace, finishes in ((5.0, True), (0.1, False)):
+        lease = SlowLease()
+        async with service_room(database_url, "kniffel", ["Ann"],
+                                bots=slow_bots(lease)) as room:
+            room.service.online = lambda code: frozenset({"p-watcher"})
+            runner = runner_of(room)
+            await _against_a_bot(room)
+            await asyncio.wait_for(lease.entered.wait(), 10)
+            closing = asyncio.create_task(runner.close(grace=grace))
+            await asyncio.sleep(0.3)
+            # within the grace it waits for the step; over it, the step is cancelled
+            assert closing.done() is not finishes
+            lease.go.set()
+            await asyncio.wait_for(closing, 5)
+            assert lease.finished == ([room.code] if finishes else [])
+            assert not runner._tasks  # every driver stopped
