@@ -5,12 +5,12 @@ and the switch for push notifications when it is their turn (``static/js/push.js
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from app.players.service import get_player
 from app.rooms.your_games import TurnCounts, YourGames, your_games
-from app.web.deps import DbDep, GuestId
-from app.web.templating import templates
+from app.web.deps import CurrentPlayer, DbDep, GuestId
+from app.web.templating import templates, your_turn_count
 
 router = APIRouter()
 
@@ -32,3 +32,12 @@ async def your_games_page(request: Request, guest_id: GuestId, db: DbDep) -> Res
     request.state.your_turn_count = len(games.your_turn)
     return templates.TemplateResponse(request, "your_games.html", {
         "player": player, "games": games, "now": now})
+
+
+@router.get("/games/count", name="your_turn_count")
+async def your_turn_count_now(request: Request, player: CurrentPlayer) -> JSONResponse:
+    """``{"count": n}``: how many games wait for the player now (the header's badge, kept a
+    few seconds per player: ``TurnCounts``); ``{"count": null}`` for a guest without a name.
+    ``static/js/badge.js`` asks for it while a page without a room socket stays open."""
+    return JSONResponse({"count": your_turn_count(request)},
+                        headers={"Cache-Control": "no-store"})

@@ -35,5 +35,19 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (others !== null) show(others + (mineHere() ? 1 : 0));
   });
+
+  // Elsewhere (no turn-based room's socket on this page) the count is asked for again every
+  // POLL_MS while the page is shown, and at once when it is shown again (a fresh user's
+  // finding: a page left open kept the count it was loaded with).
+  const POLL_MS = 60000;
+  function refresh() {
+    if (others !== null || document.visibilityState !== "visible") return;
+    fetch("/games/count", { credentials: "same-origin", cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((body) => { if (body && typeof body.count === "number") show(body.count); })
+      .catch(() => {});  // offline: the next look tries again
+  }
+  document.addEventListener("visibilitychange", refresh);
+  setInterval(refresh, POLL_MS);
   show(loaded);
 })();

@@ -70,7 +70,8 @@ async def seed(url: str, build) -> None:
     db = Database(url)
     try:
         async with db.sessionmaker() as session, session.begin():
-            session.add_all([Player(id=pid, name=name) for pid, name in NAMES.items()])
+            for pid, name in NAMES.items():  # a module's server may hold them already
+                await session.merge(Player(id=pid, name=name))
             await session.flush()
             await build(session)
     finally:
@@ -273,10 +274,16 @@ def test_the_header_counts_the_games_waiting_on_every_page(client, settings) -> 
         assert re.search(r'<span class="turn-count" data-your-turn-count="2"[^>]*>'
                          r'<span data-turn-count-number>2<', text), path
         assert 'href="/games"' in text
+    # the count alone, for a page left open (static/js/badge.js), never kept by a cache
+    count = client.get("/games/count")
+    assert count.json() == {"count": 2} and count.headers["cache-control"] == "no-store"
     client.cookies.clear()
     client.cookies.set(SESSION_COOKIE, session_cookie(settings.secret_key, CARL))
     text = client.get("/").text
     assert 'data-your-turn-count="0" hidden' in text  # Carl: nothing waits for him
+    assert client.get("/games/count").json() == {"count": 0}
+    client.cookies.clear()
+    assert client.get("/games/count").json() == {"count": None}  # a guest without a name
 
 
 @pytest.mark.parametrize("query", ["", "?x", "?x=%00&page=-1&sort=%3Cscript%3E", "?" + "a" * 3000])

@@ -85,3 +85,54 @@ def test_your_games_shows_the_rows_the_badge_and_the_count_in_the_title(server,
             expect(page.locator(".topbar [data-your-turn-count='2']")).to_be_visible()
             assert not page.title().startswith("(")
         context.close()
+
+
+def test_a_page_left_open_shows_the_count_again_when_shown_again(server, browser) -> None:
+    """A page without a room socket asks for the count again while shown (every minute) and
+    at once when shown again (a fresh user's finding: the count stayed as loaded)."""
+    now = utcnow()
+
+    async def build(session) -> None:
+        await add_room(session, "CARLS", [(CARL, "active"), (BRAM, "active")],
+                       waits={BRAM: now + timedelta(hours=3)})
+
+    async def my_turn_now(url: str) -> None:
+        from sqlalchemy import update
+
+        from app.store.db import Database
+        from app.store.models import Room, Seat
+        db = Database(url)
+        try:
+            async with db.sessionmaker() as session, session.begin():
+                room_id = (await session.execute(
+                    Room.__table__.select().where(Room.code == "CARLS"))).first().id
+                seat = (await session.execute(Seat.__table__.select().where(
+                    Seat.player_id == CARL, Seat.room_id == room_id))).first()
+                due = (now + timedelta(hours=2)).isoformat()
+                await session.execute(update(Room).where(Room.code == "CARLS").values(
+                    turns={"waits": {str(seat.id): {"since": now.isoformat(), "due": due}},
+                           "missed": {}, "turn": 1}))
+        finally:
+            await db.dispose()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, seed(server.env["DATABASE_URL"], build)).result()
+    context = browser.new_context(locale="en-GB", viewport=PHONE)
+    context.add_cookies([{"name": SESSION_COOKIE, "value": session_cookie(
+        server.env["SECRET_KEY"], CARL), "url": server.url}])
+    page = context.new_page()
+    page.goto(server.url + "/")
+    badge = page.locator(".topbar [data-your-turn-count]")
+    assert badge.get_attribute("data-your-turn-count") == "0" and badge.is_hidden()
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, my_turn_now(server.env["DATABASE_URL"])).result()
+    # shown again (the count is kept 5 s per player by the server: asked until it moved)
+    for _ in range(30):
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+        if badge.get_attribute("data-your-turn-count") == "1":
+            break
+        page.wait_for_timeout(500)
+    expect(badge).to_have_attribute("data-your-turn-count", "1")
+    expect(badge).to_be_visible()
+    expect(badge.locator("[data-turn-count-label]")).to_have_text(" game waits for you")
+    context.close()
