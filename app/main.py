@@ -23,6 +23,7 @@ from app.knikkers.routes import play as knikkers_play
 from app.knikkers.routes import router as knikkers_router
 from app.knikkers.service import Refused
 from app.live.broadcast import make_broadcast
+from app.live.direct import RawSend
 from app.live.hub import Hub
 from app.live.idle import IdleRooms
 from app.live.presence import Presence
@@ -72,8 +73,9 @@ class Knobel(FastAPI):
     inside it)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        """The usual stack, wrapped in ``SecurityHeadersMiddleware``."""
-        return SecurityHeadersMiddleware(super().build_middleware_stack())
+        """The usual stack, wrapped in ``SecurityHeadersMiddleware`` and, outermost,
+        ``RawSend`` (a socket's server ``send``, for the hub's direct writes)."""
+        return RawSend(SecurityHeadersMiddleware(super().build_middleware_stack()))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -1,14 +1,18 @@
-"""One open room socket: who is on it, in which language, what its page shows, and its own
+"""One open room socket: who is on it, in which language, what its page shows, and how text
+reaches it: written at once when the socket can take it, otherwise through its own bounded
 outgoing queue and writer task (so one slow phone never holds up the table)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import structlog
 from starlette.websockets import WebSocket
+
+from app.live.direct import DirectWrite, direct_write
 
 log = structlog.get_logger("knobel.hub")
 
@@ -16,9 +20,14 @@ OUTBOX_LIMIT = 256
 
 
 class Connection:
-    """One open room socket: who is on it (``player_id``), in which language, what it has."""
+    """One open room socket: who is on it (``player_id``), in which language, what it has.
 
-    def __init__(self, ws: WebSocket, code: str, player_id: str, lang: str) -> None:
+    ``raw_send``: the server's own ASGI ``send`` for this socket (``app.live.direct``); when
+    it is uvicorn's, text goes straight to the socket's transport (no task switch, no await)
+    while the socket keeps up, and through the outbox and writer task when it does not."""
+
+    def __init__(self, ws: WebSocket, code: str, player_id: str, lang: str,
+                 raw_send: Callable[..., Any] | None = None) -> None:
         self.ws = ws
         self.code = code
         self.player_id = player_id
@@ -26,18 +35,25 @@ class Connection:
         self.last_version = -1
         self.delivered: Any = None  # what the page shows, as the renderer reported it
         self.talk_keys: Any = None  # the talk parts it shows (app.live.talk)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
+        self.outbox: asyncio.Queue[str | bytes | None] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
         self.writer: asyncio.Task[None] | None = None
+        self.direct: DirectWrite | None = direct_write(raw_send)
+        self._writing = False  # the writer task holds a message it has not written yet
 
     def start(self) -> None:
         """Start the writer task."""
         self.writer = asyncio.create_task(self._write())
 
-    def send(self, text: str) -> None:
-        """Queue ``text`` for the client; a client 256 messages behind is disconnected
-        (it reconnects and gets a fresh snapshot)."""
+    def send(self, text: str, data: bytes | None = None) -> None:
+        """Send ``text`` (``data``: the same text UTF-8 encoded, when the caller encoded it
+        once for many sockets). Written at once when nothing is queued before it and the
+        socket's buffer is below its high-water mark; otherwise queued, and a client 256
+        messages behind is disconnected (it reconnects and gets a fresh snapshot)."""
+        if (self.direct is not None and not self._writing and self.outbox.empty()
+                and self.direct.write(data if data is not None else text.encode())):
+            return
         try:
-            self.outbox.put_nowait(text)
+            self.outbox.put_nowait(data if data is not None else text)
         except asyncio.QueueFull:
             log.warning("slow_consumer", room=self.code, player=self.player_id)
             self.close()
@@ -56,7 +72,9 @@ class Connection:
 
     async def _write(self) -> None:
         try:
-            while (text := await self.outbox.get()) is not None:
-                await self.ws.send_text(text)
+            while (item := await self.outbox.get()) is not None:
+                self._writing = True
+                await self.ws.send_text(item.decode() if isinstance(item, bytes) else item)
+                self._writing = False
         except Exception:  # the socket went away; the reader side cleans up
             return

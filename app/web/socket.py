@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.errors import N_, KnobelError
 from app.live.connection import Connection
+from app.live.direct import RAW_SEND
 from app.live.origin import origin_allowed
 from app.rooms.codes import is_code
 from app.talk.service import TALK_ACTIONS, TalkService
@@ -68,7 +69,7 @@ async def room_socket(websocket: WebSocket, code: str, service: RoomsDep,
         return
     rates: SocketRates = websocket.app.state.socket_rates
     await websocket.accept()
-    conn = Connection(websocket, code, player_id, lang)
+    conn = Connection(websocket, code, player_id, lang, websocket.scope.get(RAW_SEND))
     await hub.add(conn)
     try:
         while True:
