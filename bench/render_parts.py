@@ -3,13 +3,16 @@
 Plays ``--warm`` untimed games (to fill the caches a running server has warm), then
 ``--games`` games of 8 seats through ``RoomService`` on a fresh SQLite database (Knister:
 the first free cell for every placement; Kniffel: roll, hold, roll, the first open box) and,
-after every action, times what the live hub does for each of the 8 pages: ``render_update``
-against what that page shows (only the parts whose key changed are rendered, each once per
-key and language in one ``PartCache``). Prints the mean time per action for all 8 viewers
-and the mean fragment size; ``--talk`` also times what the hub does for the talk at the
-table after each of those updates (``TalkRenderer.update`` with 50 chat lines shown: the
-parts' keys compared, nothing sent when unchanged); ``--profile`` adds cProfile's top
-functions (slower). See bench/README.md.
+after every action, times what the live hub does for each of the 8 pages and a spectator:
+``RoomRenderer.update`` against what that page shows (app/web/room_frames.py: the room's
+shared frame, rendered once per version, and each page's own frame; each part rendered once
+per key and language in one ``PartCache``); ``--per-viewer`` times the path without shared
+frames instead (``render_update`` per page: each gets only the parts whose key changed for
+it, as before issue 28). Prints the mean time per action for all 9 viewers, the bytes a page
+is sent per action, and how many distinct frames were built per action; ``--talk`` also
+times what the hub does for the talk at the table after each of those updates
+(``TalkRenderer.update`` with 50 chat lines shown: the parts' keys compared, nothing sent
+when unchanged); ``--profile`` adds cProfile's top functions (slower). See bench/README.md.
 
     .venv/bin/python bench/render_parts.py [--games 4] [--profile]
 """
@@ -28,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.talk.lines import ChatLine  # noqa: E402
+from app.web.room_frames import RoomRenderer  # noqa: E402
 from app.web.room_view import PartCache, render_update  # noqa: E402
 from app.web.talk_view import TalkRenderer  # noqa: E402
 from tests.support import databases as dbs  # noqa: E402
@@ -72,44 +76,58 @@ async def _kniffel_actions(room):
 
 
 async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1,
-              game: str = "knister", talk: bool = False) -> None:
+              game: str = "knister", talk: bool = False, per_viewer: bool = False) -> None:
     names = [f"P{i}" for i in range(SEATS)]
     cache = PartCache()
+    renderer = RoomRenderer(cache)
+
+    def update(st, p, have):
+        if per_viewer:
+            html, now = render_update(st, p, "nl", online, have, parts=cache)
+            return ((html,) if html else ()), now
+        return renderer.update(st, p, "nl", online, have)
+
     talker = TalkRenderer(cache) if talk else None
     lines = tuple(ChatLine(n, 1, "P0", f"line {n}") for n in range(50))
-    spent, actions, size, fragments = 0.0, 0, 0, 0
+    spent, actions, size, pages, distinct = 0.0, 0, 0, 0, 0
     play = _knister_actions if game == "knister" else _kniffel_actions
     for game_no in range(games + warm):
         if game_no == warm:  # the warm-up games filled the caches a running server has warm
-            spent, actions, size, fragments = 0.0, 0, 0, 0
+            spent, actions, size, pages, distinct = 0.0, 0, 0, 0, 0
         async with service_room(url, game, names) as room:
             await room.room_action(room.players[0], "start")
+            viewers = [*room.players, "spectator"]
             online = frozenset(room.players)
             st = await room.state()
-            have = {p: render_update(st, p, "nl", online, None, parts=cache)[1]
-                    for p in room.players}
+            have = {p: update(st, p, None)[1] for p in viewers}
             talk_have = {p: talker.update(st, lines, p, "nl", None)[1] if talker else None
-                         for p in room.players}
+                         for p in viewers}
             async for _ in play(room):
                 st = await room.state()
                 st.away_due.clear()  # nobody is away: every page is open
+                built: dict[int, str] = {}
                 start = time.perf_counter()
                 if profile and game_no >= warm:
                     profile.enable()
-                for p in room.players:
-                    html, have[p] = render_update(st, p, "nl", online, have[p], parts=cache)
+                for p in viewers:
+                    frames, have[p] = update(st, p, have[p])
                     if talker:  # the hub's after-hook (app/live/talk.py: refresh)
                         said, talk_have[p] = talker.update(st, lines, p, "nl", talk_have[p])
-                        html += said
-                    size += len(html)
-                    fragments += 1
+                        frames += (said,) if said else ()
+                    for frame in frames:
+                        built[id(frame)] = frame
+                        size += len(frame)
+                    pages += 1
                 if profile:
                     profile.disable()
                 spent += time.perf_counter() - start
+                distinct += len(built)
                 actions += 1
-    print(f"{game}{' + talk' if talk else ''}: {actions} actions: "
-          f"{spent / actions * 1000:.3f} ms per action for "
-          f"{SEATS} viewers, mean fragment {size / fragments / 1024:.2f} KB")
+    print(f"{game}{' + talk' if talk else ''}"
+          f"{' (per viewer, no shared frames)' if per_viewer else ''}: {actions} actions: "
+          f"{spent / actions * 1000:.3f} ms per action for {len(viewers)} viewers, "
+          f"{size / pages / 1024:.2f} KB sent per page per action, "
+          f"{distinct / actions:.2f} distinct frames built per action")
 
 
 def main() -> None:
@@ -118,6 +136,8 @@ def main() -> None:
     parser.add_argument("--game", choices=["knister", "kniffel"], default="knister")
     parser.add_argument("--warm", type=int, default=1, help="untimed games first")
     parser.add_argument("--talk", action="store_true", help="also the talk parts' check")
+    parser.add_argument("--per-viewer", action="store_true",
+                        help="without shared frames: every page its own update")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumtime", help="pstats order with --profile")
     args = parser.parse_args()
@@ -125,7 +145,8 @@ def main() -> None:
     url = dbs.create_sqlite_database(folder)
     dbs.migrate(url)
     profile = cProfile.Profile() if args.profile else None
-    asyncio.run(run(url, args.games, profile, args.warm, args.game, args.talk))
+    asyncio.run(run(url, args.games, profile, args.warm, args.game, args.talk,
+                    args.per_viewer))
     if profile:
         pstats.Stats(profile).sort_stats(args.sort).print_stats(25)
 

@@ -287,7 +287,7 @@ class SeatClient:
                 t = time.perf_counter()
                 head = data[:400]
                 # the version marker leads a live fragment, unless table cells go first
-                # (a Kniffel score: htmx needs them first, app/web/room_view.py _table_cells)
+                # (a Kniffel score: htmx needs them first, app/web/part_sends.py table_cells)
                 at = data.find(b'<div id="live')
                 if at >= 0:
                     m = LIVE.search(data, at)

@@ -33,6 +33,7 @@ from app.rooms.dice import daily_seed
 from app.rooms.dice_check import game_events
 from app.rooms.games import get_game
 from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, SessionDep
+from app.web.ids import RowId
 from app.web.pages import seat_name
 from app.web.templating import templates
 
@@ -187,7 +188,7 @@ async def _shared(request: Request, session: SessionDep, attempt: int) -> dict[s
 
 
 @router.get("/daily/s/{attempt:int}", response_class=HTMLResponse, name="daily_shared")
-async def daily_shared(request: Request, attempt: int, session: SessionDep,
+async def daily_shared(request: Request, attempt: RowId, session: SessionDep,
                        player: CurrentPlayer) -> Response:
     """A shared result of a daily challenge: name, score, par and rank only (no grid, no
     roll), with its preview image (``og:image``); 404 for an unknown or unfinished
@@ -213,7 +214,7 @@ async def sheet_of(session: SessionDep, kind: str,
 
 
 @router.get("/daily/s/{attempt:int}.png", name="daily_card")
-async def daily_card(request: Request, attempt: int, session: SessionDep) -> Response:
+async def daily_card(request: Request, attempt: RowId, session: SessionDep) -> Response:
     """The shared result's preview image (PNG, 1200 x 630, ``card.result_card``): the day,
     the score, par and rank, in the viewer's language, and once the day is over the grid
     (Knister) or the score sheet (a game whose plug-in has a ``sheet``: Kniffel); 404 as

@@ -46,17 +46,24 @@ class Connection:
 
     def send(self, text: str, data: bytes | None = None) -> None:
         """Send ``text`` (``data``: the same text UTF-8 encoded, when the caller encoded it
-        once for many sockets). Written at once when nothing is queued before it and the
-        socket's buffer is below its high-water mark; otherwise queued, and a client 256
-        messages behind is disconnected (it reconnects and gets a fresh snapshot)."""
+        once for many sockets); see ``send_all``."""
+        self.send_all((data if data is not None else text.encode(),))
+
+    def send_all(self, texts: tuple[bytes, ...]) -> None:
+        """Send each of ``texts`` (UTF-8) as a message. Written at once, together, when
+        nothing is queued before them and the socket's buffer is below its high-water mark;
+        otherwise queued, and a client 256 messages behind is disconnected (it reconnects
+        and gets a fresh snapshot)."""
         if (self.direct is not None and not self._writing and self.outbox.empty()
-                and self.direct.write(data if data is not None else text.encode())):
+                and self.direct.write(*texts)):
             return
-        try:
-            self.outbox.put_nowait(data if data is not None else text)
-        except asyncio.QueueFull:
-            log.warning("slow_consumer", room=self.code, player=self.player_id)
-            self.close()
+        for data in texts:
+            try:
+                self.outbox.put_nowait(data)
+            except asyncio.QueueFull:
+                log.warning("slow_consumer", room=self.code, player=self.player_id)
+                self.close()
+                return
 
     def close(self) -> None:
         """Stop the writer and close the socket (1013: try again later)."""

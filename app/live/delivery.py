@@ -33,17 +33,41 @@ Versions = Callable[[list[str]], Awaitable[dict[str, int]]]
 
 
 class Renderer(Protocol):
-    """Turns a room state into what one viewer's page must receive (``app.web.room_view``)."""
+    """Turns a room state into what one viewer's page must receive (``app.web.room_frames``).
+
+    Frames are texts, one socket message each; a frame that every viewer of a version gets
+    alike is the very same ``str`` object for all of them (encoded once, ``Delivery``)."""
 
     def update(self, state: Any, player_id: str, lang: str, online: frozenset[str],
-               have: Any = None) -> tuple[str, Any]:
-        """``(html, delivered)``: what a page showing ``have`` (None: nothing known) receives
-        to show ``state``, and what it shows then."""
+               have: Any = None) -> tuple[tuple[str, ...], Any]:
+        """``(frames, delivered)``: what a page showing ``have`` (None: nothing known)
+        receives to show ``state``, and what it shows then."""
 
-    def refresh(self, state: Any, player_id: str, lang: str,
-                online: frozenset[str]) -> tuple[str, Any]:
-        """``(html, delivered)`` for a page served showing ``state``: what may have moved
-        since it was served without a new version (who is online) is sent again."""
+    def refresh(self, state: Any, player_id: str, lang: str, online: frozenset[str],
+                own: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], Any]:
+        """``(frames, delivered)`` for a page that says it shows ``state``: what may have
+        moved since it was served without a new version (who is online) is sent again,
+        and its own parts (those it lists, ``own``, and those it should)."""
+
+
+class Encoded:
+    """Frames encoded once for every socket they go to: the UTF-8 bytes of each distinct
+    frame object of one delivery."""
+
+    def __init__(self) -> None:
+        self._bytes: dict[int, tuple[str, bytes]] = {}
+
+    def send(self, conn: Connection, frames: tuple[str, ...]) -> None:
+        """Send ``frames`` to ``conn`` (together), each encoded at most once per delivery."""
+        if not frames:
+            return
+        texts = []
+        for frame in frames:
+            found = self._bytes.get(id(frame))
+            if found is None or found[0] is not frame:
+                found = self._bytes[id(frame)] = (frame, frame.encode())
+            texts.append(found[1])
+        conn.send_all(tuple(texts))
 
 
 class Delivery:
@@ -63,15 +87,15 @@ class Delivery:
         self.after = after
         self._redelivering: dict[str, asyncio.Task[None]] = {}
 
-    def shown(self, conn: Connection, state: Any) -> None:
+    def shown(self, conn: Connection, state: Any, own: frozenset[str] = frozenset()) -> None:
         """Note that ``conn``'s page already shows ``state`` (it said so in its hello), so
         later versions send it only what changed; what may have moved since the page was
-        served (presence, its own player coming back included) is sent now."""
+        served (presence, its own player coming back included) is sent now, and the page's
+        own parts (``own``: those it says it shows as its own) again."""
         conn.last_version = state.version
-        html, conn.delivered = self.renderer.refresh(state, conn.player_id, conn.lang,
-                                                     self.online(conn.code))
-        if html:
-            conn.send(html)
+        frames, conn.delivered = self.renderer.refresh(state, conn.player_id, conn.lang,
+                                                       self.online(conn.code), own)
+        conn.send_all(tuple(frame.encode() for frame in frames))
         self.after(conn, state)
 
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
@@ -80,9 +104,9 @@ class Delivery:
         state = await self.snapshot(conn.code, known + 1 if known >= 0 else 0, None)
         if state is not None:
             conn.last_version = state.version
-            html, conn.delivered = self.renderer.update(state, conn.player_id, conn.lang,
-                                                        self.online(conn.code))
-            conn.send(html)
+            frames, conn.delivered = self.renderer.update(state, conn.player_id, conn.lang,
+                                                          self.online(conn.code))
+            conn.send_all(tuple(frame.encode() for frame in frames))
             self.after(conn, state)
 
     async def deliver(
@@ -99,15 +123,15 @@ class Delivery:
             return
         started = time.perf_counter()
         online = self.online(code)
+        encoded = Encoded()
         for conn in conns:
             if conn.last_version > state.version or (
                     not force and conn.last_version >= state.version):
                 continue  # it has this version already, or a newer one (never go back)
-            html, conn.delivered = self.renderer.update(state, conn.player_id, conn.lang,
-                                                        online, conn.delivered)
+            frames, conn.delivered = self.renderer.update(state, conn.player_id, conn.lang,
+                                                          online, conn.delivered)
             conn.last_version = state.version
-            if html:
-                conn.send(html)
+            encoded.send(conn, frames)
             self.after(conn, state)
         took = time.perf_counter() - started
         if took > SLOW_DELIVERY:

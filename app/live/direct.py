@@ -37,14 +37,16 @@ class DirectWrite:
     def __init__(self, protocol: Any) -> None:
         self._protocol = protocol
 
-    def write(self, data: bytes) -> bool:
-        """Write ``data`` (UTF-8 text) as one text frame; False when the socket cannot take
-        it now (paused, closing or gone: nothing was written)."""
+    def write(self, *texts: bytes) -> bool:
+        """Write each of ``texts`` (UTF-8) as a text frame, all in one write to the socket
+        (so they travel together); False when the socket cannot take them now (paused,
+        closing or gone: nothing was written)."""
         protocol = self._protocol
         if (protocol.disconnected or protocol.close_sent or not protocol.writable.is_set()
                 or protocol.conn.state is not State.OPEN or protocol.transport.is_closing()):
             return False
-        protocol.conn.send_text(data)
+        for data in texts:
+            protocol.conn.send_text(data)
         protocol.transport.write(b"".join(protocol.conn.data_to_send()))
         return True
 

@@ -109,9 +109,11 @@ class Hub:
         """When each player of room ``code`` was last seen going away (UTC)."""
         return self.presence.away_since(code)
 
-    def shown(self, conn: Connection, state: object) -> None:
-        """``conn``'s page already shows ``state`` (``Delivery.shown``)."""
-        self.delivery.shown(conn, state)
+    def shown(self, conn: Connection, state: object,
+              own: frozenset[str] = frozenset()) -> None:
+        """``conn``'s page already shows ``state`` (``Delivery.shown``); ``own``: the
+        parts it says it shows as its own."""
+        self.delivery.shown(conn, state, own)
 
     async def send_snapshot(self, conn: Connection, known: int = -1) -> None:
         """Send ``conn`` the whole live room as it is now (``Delivery.send_snapshot``)."""

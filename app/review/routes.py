@@ -24,6 +24,7 @@ from app.rooms.games import GAMES
 from app.rooms.state import GameInfo, RoomState
 from app.store.models import Player
 from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, SessionDep
+from app.web.ids import GameNumber
 from app.web.templating import templates
 
 router = APIRouter()
@@ -74,7 +75,7 @@ async def room_hint(request: Request, code: str, rooms: RoomsDep, reviews: Revie
 
 @router.get("/r/{code}/games/{number}/accuracy", response_class=HTMLResponse,
             name="game_accuracy")
-async def game_accuracy(request: Request, code: str, number: int, rooms: RoomsDep,
+async def game_accuracy(request: Request, code: str, number: GameNumber, rooms: RoomsDep,
                         reviews: ReviewsDep) -> Response:
     """Each player's accuracy in finished game ``number`` (a fragment for the result screen),
     or "Analysis is being prepared" (asking again by itself)."""
@@ -88,7 +89,7 @@ async def game_accuracy(request: Request, code: str, number: int, rooms: RoomsDe
 
 
 @router.get("/r/{code}/games/{number}/review", response_class=HTMLResponse, name="game_review")
-async def game_review(request: Request, code: str, number: int, rooms: RoomsDep,
+async def game_review(request: Request, code: str, number: GameNumber, rooms: RoomsDep,
                       reviews: ReviewsDep, player: CurrentPlayer) -> Response:
     """The review of finished game ``number`` of room ``code``: per player every turn."""
     state = await _room(rooms, code)

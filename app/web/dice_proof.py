@@ -18,6 +18,7 @@ from app.rooms.codes import is_code
 from app.rooms.dice_check import DiceRecord, checkable, game_events, public_json, record
 from app.rooms.state import GameInfo, RoomState
 from app.web.deps import CurrentPlayer, RoomsDep, SessionDep
+from app.web.ids import GameNumber
 from app.web.templating import templates
 
 router = APIRouter()
@@ -38,7 +39,7 @@ async def _checked(rooms: RoomsDep, session: SessionDep, code: str,
 
 
 @router.get("/r/{code}/games/{number:int}.json", name="game_dice_json")
-async def game_json(code: str, number: int, rooms: RoomsDep,
+async def game_json(code: str, number: GameNumber, rooms: RoomsDep,
                     session: SessionDep) -> JSONResponse:
     """Game ``number`` of room ``code`` as public JSON (``dice_check.public_json``): the seed
     only once the game is over."""
@@ -48,7 +49,7 @@ async def game_json(code: str, number: int, rooms: RoomsDep,
 
 @router.get("/r/{code}/games/{number:int}/verify", response_class=HTMLResponse,
             name="game_verify")
-async def game_verify(request: Request, code: str, number: int, rooms: RoomsDep,
+async def game_verify(request: Request, code: str, number: GameNumber, rooms: RoomsDep,
                       session: SessionDep, player: CurrentPlayer) -> Response:
     """The verify page of game ``number`` of room ``code``: every throw recomputed from the
     revealed seed and compared with the log (before the end: the commitment and how to check

@@ -18,11 +18,35 @@ from app.rooms.games.base import Part
 from app.rooms.pass_and_play import present_seats, proxy_seat
 from app.rooms.rules import page_basis, ranking
 from app.rooms.state import RoomState
+from app.web.part_sends import assemble, to_send
 from app.web.templating import render_block, templates
 
 ROOM_PARTS = "rooms/_parts.html"
 ROOM_PART_IDS = frozenset({"live-version", "seats", "acting-for"})
 _MODULES: dict[str, Any] = {}  # parts templates' macros (compiled templates), loaded once
+
+
+@dataclass
+class Delivered:
+    """What one connection's page shows: the ``layout`` (the live area's static frame and its
+    part ids), the key of each part (``keys``: part id -> ``Part.key``), which parts it
+    shows as its own (``own``: the ids in its ``#own-parts``, which the room's shared
+    frames do not replace: ``app.web.room_frames``), and the spectator's page (``stream``)
+    that its other parts show."""
+
+    layout: Hashable
+    keys: dict[str, Hashable]
+    own: frozenset[str] = frozenset()
+    stream: Delivered | None = None
+
+
+@dataclass
+class Spectator:
+    """The room as a viewer without a seat sees it at one version and presence: what it
+    shows (``delivered``) and its parts (``parts``), all of them the same for every viewer."""
+
+    delivered: Delivered | None
+    parts: list[Part]
 
 
 @dataclass
@@ -35,6 +59,7 @@ class Shared:
     version: int
     frame: tuple[Hashable, dict[str, Any]] | None = None
     games: dict[Hashable, tuple[dict[str, Any], list[Part]]] = field(default_factory=dict)
+    spectators: dict[frozenset[str], Spectator] = field(default_factory=dict)
 
 
 class SharedViews:
@@ -72,6 +97,7 @@ class PartCache:
         self.size = size
         self._html: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
         self.views = SharedViews()
+        self.streams: dict[str, Any] = {}  # room code -> its shared frames (room_frames.Stream)
 
     def render(self, code: str, part: Part, template: str) -> Markup:
         """The HTML of ``part`` (a macro of ``template``) in the current language: rendered
@@ -95,18 +121,10 @@ class PartCache:
         for key in [k for k in self._html if k[0] == code]:
             del self._html[key]
         self.views.forget(code)
+        self.streams.pop(code, None)
 
     def __len__(self) -> int:
         return len(self._html)
-
-
-@dataclass
-class Delivered:
-    """What one connection's page shows: the ``layout`` (the live area's static frame and its
-    part ids) and the key of each part (``keys``: part id -> ``Part.key``)."""
-
-    layout: Hashable
-    keys: dict[str, Hashable]
 
 
 def _frame(state: RoomState, online: frozenset[str], shared: Shared) -> dict[str, Any]:
@@ -209,6 +227,8 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
              "acting_for", (proxy, labels.get(proxy) if proxy else None)),
     ]
     code = state.code
+    own = frozenset() if player_id is None else own_parts(
+        state, online, cache, room_parts + (game_parts or []))
 
     def part_html(part: Part) -> str:
         template = ROOM_PARTS if part.id in ROOM_PART_IDS else plugin.parts_template
@@ -219,6 +239,8 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "part_html": part_html,
         "room_parts": room_parts,
         "game_parts": game_parts,
+        "own": own,
+        "own_ids": " ".join(sorted(own)),
         "viewer": viewer,
         "sheet_seat": sheet_seat,
         "is_host": is_host,
@@ -240,6 +262,29 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "match_done": frame["match_done"],
         **dict(zip(("dice_commitment", "dice_seed"), frame["dice"], strict=True)),
     }
+
+
+def spectator(state: RoomState, online: frozenset[str], parts: PartCache) -> Spectator:
+    """The room as a viewer without a seat sees it while ``online`` are online: built once
+    per version and presence (kept in ``parts.views``)."""
+    shared = parts.views.of(state)
+    found = shared.spectators.get(online)
+    if found is None:
+        context = live_context(state, None, online, parts)
+        layout = _layout(context)
+        shown = context["room_parts"] + (context["game_parts"] or [])
+        delivered = Delivered(layout, {p.id: p.key for p in shown}) if layout else None
+        found = shared.spectators[online] = Spectator(delivered, shown)
+    return found
+
+
+def own_parts(state: RoomState, online: frozenset[str], parts: PartCache,
+              shown: list[Part]) -> frozenset[str]:
+    """The ids of the parts of ``shown`` (one viewer's) that differ from what a viewer
+    without a seat is shown: the viewer's own (its sheet to fill, "your turn", its seat)."""
+    seen = spectator(state, online, parts).delivered
+    keys = seen.keys if seen is not None else {}
+    return frozenset(p.id for p in shown if p.id not in keys or keys[p.id] != p.key)
 
 
 def _game_view(state: RoomState, seat: int | None, proxy: bool, labels: dict[int, str],
@@ -300,88 +345,21 @@ def render_update(state: RoomState, player_id: str | None, lang: str, online: fr
         if layout is None:
             return (render_block("rooms/room.html", "live", **context) if html else ""), None
         shown = context["room_parts"] + context["game_parts"]
-        now = Delivered(layout, {p.id: p.key for p in shown})
+        now = Delivered(layout, {p.id: p.key for p in shown}, context["own"])
         if not html:
             return "", now
         if have is None or have.layout != layout:
             return render_block("rooms/room.html", "live", **context), now
-        sent = [context["part_html"](p) for p in _to_send(shown, have)]
-        if any(_table_cells(h) for h in sent):
-            cells = [h for h in sent if _table_cells(h)]
-            rest = [h for h in sent if not _table_cells(h)]
-            if any("<table" in h or "<tr" in h for h in rest):  # see _table_cells
-                return render_block("rooms/room.html", "live", **context), now
-            sent = cells + rest
-        return "".join(sent), now
-
-
-def _table_cells(html: str) -> bool:
-    """True when a part's HTML is table cells (``<td>`` / ``<th>`` elements swapped by id).
-
-    htmx parses a socket message inside a ``<template>``, whose first element decides how the
-    rest is parsed: after a ``<div>`` a ``<td>`` is dropped. So cells go first in a message
-    (then the ``<div>`` and ``<span>`` parts after them are kept too, by the HTML parsing
-    rules for templates), and a message that would also hold a table or table row after them
-    (whose cells would be taken out of it) is sent as the whole live area instead."""
-    return html.lstrip()[:3] in ("<td", "<th")
-
-
-def _to_send(shown: list[Part], have: Delivered) -> list[Part]:
-    """The parts of ``shown`` a page showing ``have`` must be sent, in order: those whose key
-    changed, except that a part holding others (their ``within``; its key is
-    ``(own, *theirs)``) whose own key is unchanged is not sent (only the changed parts inside
-    it are), and a part inside one that is sent comes with it."""
-    by_id = {p.id: p for p in shown}
-    holders = {p.within for p in shown if p.within is not None}
-
-    def whole(part: Part) -> bool:
-        old = have.keys.get(part.id)
-        if old == part.key:
-            return False
-        new = part.key
-        return not (part.id in holders and isinstance(old, tuple) and old
-                    and isinstance(new, tuple) and old[0] == new[0])  # only inside changed
-
-    def carried(part: Part) -> bool:
-        holder = by_id.get(part.within) if part.within is not None else None
-        while holder is not None:
-            if whole(holder):
-                return True
-            holder = by_id.get(holder.within) if holder.within is not None else None
-        return False
-
-    return [p for p in shown if whole(p) and not carried(p)]
+        update = assemble([context["part_html"](p) for p in to_send(shown, have)],
+                          now.own if now.own != have.own else None)
+        if update is None:
+            return render_block("rooms/room.html", "live", **context), now
+        return update, now
 
 
 PRESENCE_PARTS = ("seats",)
 """Room parts that show who is online (with the away countdowns): they can change without a
 new room version, so a page is sent them again when its socket says hello."""
-
-
-class RoomRenderer:
-    """The hub's renderer (``app.live.delivery.Renderer``): room states as each viewer's
-    fragments, each part rendered once per key and language in the app's ``parts``."""
-
-    def __init__(self, parts: PartCache) -> None:
-        self.parts = parts
-
-    def update(self, state: RoomState, player_id: str, lang: str, online: frozenset[str],
-               have: Delivered | None = None) -> tuple[str, Delivered | None]:
-        """``render_update`` with the app's part cache."""
-        return render_update(state, player_id, lang, online, have, parts=self.parts)
-
-    def refresh(self, state: RoomState, player_id: str, lang: str,
-                online: frozenset[str]) -> tuple[str, Delivered | None]:
-        """What a page that was served showing ``state`` receives when its socket says hello:
-        the parts that show presence (``PRESENCE_PARTS``: who is online and the away
-        countdowns, its own player coming back included), or the whole live area where it
-        has no separate parts. Returns ``(html, delivered)`` as ``render_update``."""
-        _, shown = render_update(state, player_id, lang, online, None, html=False,
-                                 parts=self.parts)
-        if shown is not None:
-            for part_id in PRESENCE_PARTS:
-                shown.keys[part_id] = None
-        return self.update(state, player_id, lang, online, shown)
 
 
 def render_error(code: str, message: str, action_id: str | None = None) -> str:

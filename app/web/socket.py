@@ -120,7 +120,7 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
         known = version if isinstance(version, int) and not isinstance(version, bool) else -1
         state = await service.current(conn.code)
         if state is not None and known == state.version and known >= 0:
-            hub.shown(conn, state)
+            hub.shown(conn, state, _own_ids(data.get("own")))
             conn.send(render_ack(None, state.version))
         else:
             await hub.send_snapshot(conn, known)
@@ -141,6 +141,13 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
         conn.send(error_message(conn.lang, SERVER_ERROR, action_id))
         return
     conn.send(render_ack(action_id, outcome.version, outcome.duplicate))
+
+
+def _own_ids(listed: object) -> frozenset[str]:
+    """The part ids a page's hello lists as its own (``#own-parts``; anything else: none)."""
+    if not isinstance(listed, str):
+        return frozenset()
+    return frozenset(i for i in listed.split() if len(i) <= 40)
 
 
 async def _talk(conn: Connection, data: dict, talk: TalkService, action_id: str | None) -> None:

@@ -246,7 +246,7 @@
     document.body.classList.remove("offline");
     document.body.classList.add("online");
     e.detail.socketWrapper.sendImmediately(
-      JSON.stringify({ type: "hello", version: liveVersion() })
+      JSON.stringify({ type: "hello", version: liveVersion(), own: ownParts() })
     );
   });
 
@@ -313,6 +313,30 @@
     if (!target && live) target = live.querySelector(playable());
     if (!target && key.region) target = document.getElementById(key.region);
     if (target) target.focus({ preventScroll: true, focusVisible: byKeys });
+  }
+  // One render per room version (app/web/room_frames.py): a frame that begins with
+  // <!--shared--> is the same for every viewer; it leaves alone the parts this page lists in
+  // #own-parts (its sheet to fill, "your turn", its seat), which come in its own frame.
+  var sharedFrame = false;
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    var message = e.detail && e.detail.message;
+    sharedFrame = typeof message === "string" && message.lastIndexOf("<!--shared-->", 0) === 0;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { sharedFrame = false; });
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    if (!sharedFrame) return;
+    var own = document.getElementById("own-parts");
+    var target = e.detail && e.detail.target;
+    if (own && target && target.id &&
+        (" " + own.getAttribute("data-ids") + " ").indexOf(" " + target.id + " ") >= 0) {
+      e.detail.shouldSwap = false;
+    }
+  });
+  // The hello lists them too: a page that got a version's shared frame but lost its own
+  // frame (the connection dropped between the two) is sent its own parts again.
+  function ownParts() {
+    var own = document.getElementById("own-parts");
+    return own ? own.getAttribute("data-ids") || "" : "";
   }
   document.addEventListener("htmx:wsBeforeMessage", remember);
   document.addEventListener("htmx:wsAfterMessage", restore);

@@ -195,8 +195,11 @@ class RoomSocket:
                                f"{timeout:g} s (the page shows {self.version})") from None
 
     def last_live(self) -> str:
-        """The newest live fragment received."""
-        return next(f for f in reversed(self.fragments) if LIVE.search(f))
+        """What the page was sent for its newest version: the newest fragment with a version
+        marker and every one after it (a seated player's own frame follows the room's shared
+        frame of the version, ``app/web/room_frames.py``)."""
+        last = max(i for i, f in enumerate(self.fragments) if LIVE.search(f))
+        return "".join(self.fragments[last:])
 
     async def close(self) -> None:
         """Close the socket and wait for the reader to end; an unexpected error the reader

@@ -12,9 +12,8 @@ from app.clock import utcnow
 from app.knikkers import view
 from app.knikkers.variants import parse_variant, variant_label
 from app.web.errors import wants_json as wants_json  # shared with the Knikkers routes
+from app.web.ids import MAX_ID
 from app.web.templating import templates
-
-MAX_ID = 2**31 - 1  # games.id is a 32-bit integer column
 
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="a Knikkers game id")]
 

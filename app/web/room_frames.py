@@ -1,0 +1,182 @@
+"""One render per room version: what every viewer of a room is shown alike reaches all of them
+as one frame, the same bytes, rendered once per version and language; each viewer's own
+parts (the sheet it fills in, "your turn", its seat) follow in a small frame of its own.
+
+The shared frame is what changed for a viewer without a seat (the spectator, ``spectator``):
+the new version marker, the heads and sheets of the others, the dice. A seated player's page
+lists the parts it shows as its own in ``#own-parts``; the page's script leaves those alone
+when a shared frame (it begins with ``SHARED``) brings the spectator's version of them
+(``static/js/app.js``), and the player's own frame brings theirs. Nothing personal is in a
+shared frame: it is exactly what a spectator is sent.
+
+The server knows what each page shows (``Delivered``): after the shared frame, the page shows
+the spectator's version of every part it does not own, so the own frame holds only what
+differs from that. A page that is not in step with the room's shared frames (it just came, it
+missed a version, its layout changed, or the frame cannot be one message) is sent what it
+needs on its own, as before (``render_update``), and is in step again from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.i18n import use_language
+from app.rooms.games.base import Part
+from app.rooms.state import RoomState
+from app.web.part_sends import assemble, to_send
+from app.web.room_view import (
+    PRESENCE_PARTS,
+    ROOM_PART_IDS,
+    ROOM_PARTS,
+    Delivered,
+    PartCache,
+    Spectator,
+    _layout,
+    live_context,
+    render_update,
+    spectator,
+)
+
+SHARED = "<!--shared-->"
+"""How a shared frame begins (an HTML comment: htmx swaps nothing for it)."""
+
+
+@dataclass
+class Stream:
+    """A room's shared frames: the spectator's page before (``previous``) and after
+    (``current``) the latest change, the spectator's parts now (``parts``), and the frame
+    from one to the other per language (``frames``; None: it cannot be one shared frame).
+    ``sent``: the ids of the parts the frame swaps (each with the parts inside it)."""
+
+    previous: Delivered | None = None
+    current: Delivered | None = None
+    parts: list[Part] = field(default_factory=list)
+    frames: dict[str, str | None] = field(default_factory=dict)
+    sent: dict[str, frozenset[str]] | None = None
+
+    def advance(self, seen: Spectator) -> Delivered | None:
+        """Move to the spectator's page ``seen`` (unchanged when it shows the same); returns
+        the page pages in step are now in step with (None: the room has no parts)."""
+        page = seen.delivered
+        if page is None:
+            self.previous = self.current = None
+            self.parts, self.frames, self.sent = [], {}, None
+            return None
+        current = self.current
+        if current is page or (current is not None and current.layout == page.layout
+                               and current.keys == page.keys):
+            return current
+        self.previous, self.current, self.parts = current, page, seen.parts
+        self.frames, self.sent = {}, None
+        return page
+
+    def swapped(self) -> dict[str, frozenset[str]]:
+        """Each part the shared frame swaps, by id, with the ids of the parts inside it."""
+        if self.sent is None:
+            inside: dict[str, set[str]] = {}
+            for part in self.parts:  # a part's holder comes before it
+                holder = part.within
+                while holder is not None:
+                    inside.setdefault(holder, set()).add(part.id)
+                    holder = next((p.within for p in self.parts if p.id == holder), None)
+            sent = to_send(self.parts, self.previous) if self.previous is not None else []
+            self.sent = {p.id: frozenset(inside.get(p.id, ())) for p in sent}
+        return self.sent
+
+    def frame(self, state: RoomState, lang: str, cache: PartCache) -> str | None:
+        """The shared frame from ``previous`` to ``current`` in ``lang`` ("": nothing
+        changed; None: there is none, every page is sent its own update)."""
+        if lang in self.frames:
+            return self.frames[lang]
+        frame: str | None = None
+        before, now = self.previous, self.current
+        if before is not None and now is not None and before.layout == now.layout:
+            by_id = {p.id: p for p in self.parts}
+            html = [cache.render(state.code, by_id[pid], ROOM_PARTS if pid in ROOM_PART_IDS
+                                 else state.plugin.parts_template) for pid in self.swapped()]
+            body = assemble(html)
+            frame = None if body is None else (SHARED + body if body else "")
+        self.frames[lang] = frame
+        return frame
+
+
+class RoomRenderer:
+    """The hub's renderer (``app.live.delivery.Renderer``): room states as each viewer's
+    frames, the shared one rendered once per version and language, each part once per key
+    and language, in the app's ``parts``."""
+
+    def __init__(self, parts: PartCache) -> None:
+        self.parts = parts
+
+    def _stream(self, state: RoomState, online: frozenset[str]) -> tuple[Stream, Any]:
+        stream: Stream | None = self.parts.streams.get(state.code)
+        if stream is None:
+            stream = self.parts.streams[state.code] = Stream()
+        return stream, stream.advance(spectator(state, online, self.parts))
+
+    def update(self, state: RoomState, player_id: str, lang: str, online: frozenset[str],
+               have: Delivered | None = None) -> tuple[tuple[str, ...], Delivered | None]:
+        """``(frames, delivered)``: what a page showing ``have`` (None: nothing) is sent to
+        show ``state`` (the room's shared frame and its own, or one frame of its own), and
+        what it shows then."""
+        stream, token = self._stream(state, online)
+        if have is not None and token is not None and stream.previous is not None \
+                and have.stream is stream.previous:
+            found = self._in_step(state, player_id, lang, online, have, stream)
+            if found is not None:
+                found[1].stream = token
+                return found
+        html, now = render_update(state, player_id, lang, online, have, parts=self.parts)
+        if now is not None:
+            now.stream = token
+        return ((html,) if html else ()), now
+
+    def _in_step(self, state: RoomState, player_id: str, lang: str, online: frozenset[str],
+                 have: Delivered, stream: Stream
+                 ) -> tuple[tuple[str, ...], Delivered] | None:
+        """The shared frame and the page's own for a page in step with the room's shared
+        frames; None when it must be sent its update on its own."""
+        with use_language(lang):
+            context = live_context(state, player_id, online, self.parts)
+            layout = _layout(context)
+            shared = stream.frame(state, lang, self.parts)
+            if layout is None or layout != have.layout or shared is None:
+                return None
+            shown: list[Part] = context["room_parts"] + context["game_parts"]
+            keys = {p.id: p.key for p in shown}
+            spectator_keys = stream.current.keys if stream.current else {}
+            if not spectator_keys.keys() <= keys.keys():
+                return None
+            shows = dict(have.keys)  # what the page shows once the shared frame is swapped
+            for part_id, inside in stream.swapped().items():
+                if part_id not in have.own:  # the page keeps its own parts
+                    for swapped in (part_id, *inside):
+                        shows[swapped] = spectator_keys.get(swapped)
+            now = Delivered(layout, keys, context["own"])
+            own = assemble([context["part_html"](p)
+                            for p in to_send(shown, Delivered(layout, shows))],
+                           now.own if now.own != have.own else None)
+            if own is None:
+                return None
+        return tuple(f for f in (shared, own) if f), now
+
+    def refresh(self, state: RoomState, player_id: str, lang: str, online: frozenset[str],
+                own: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], Delivered | None]:
+        """What a page that says it shows ``state`` receives when its socket says hello:
+        the parts that show presence (``PRESENCE_PARTS``: who is online and the away
+        countdowns, its own player coming back included) and its own parts (``own``: those
+        it lists in ``#own-parts``, and those it should), or the whole live area where it
+        has no separate parts. Returns ``(frames, delivered)`` as ``update``.
+
+        Its own parts are sent again because a page can hold a version's shared frame but
+        not its own frame that followed (the connection dropped between the two): it then
+        shows its own parts as they were, and lists them as they were."""
+        _, shown = render_update(state, player_id, lang, online, None, html=False,
+                                 parts=self.parts)
+        if shown is not None:
+            for part_id in (*PRESENCE_PARTS, *(shown.own | own)):
+                if part_id in shown.keys:
+                    shown.keys[part_id] = None
+            shown.own = own
+        return self.update(state, player_id, lang, online, shown)
