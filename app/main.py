@@ -57,9 +57,9 @@ from app.web import rooms as rooms_routes
 from app.web import your_games as your_games_routes
 from app.web.errors import install_error_pages
 from app.web.middleware import LanguageMiddleware
+from app.web.part_cache import PartCache
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_frames import RoomRenderer
-from app.web.room_view import PartCache
 from app.web.security_headers import SecurityHeadersMiddleware
 from app.web.talk_view import TalkRenderer
 from app.web.templating import compile_all, use_bytecode_cache

@@ -21,7 +21,7 @@ from app.i18n import use_language  # noqa: E402
 from app.rooms.games import GAMES  # noqa: E402
 from app.rooms.games.base import Event, Table  # noqa: E402
 from app.rooms.games.knikkers_race import dice_for_seed  # noqa: E402
-from app.web.room_view import PartCache  # noqa: E402
+from app.web.part_cache import PartCache  # noqa: E402
 
 GAME = GAMES["knikkers_race"]
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -31,8 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.talk.lines import ChatLine  # noqa: E402
+from app.web.part_cache import PartCache  # noqa: E402
 from app.web.room_frames import RoomRenderer  # noqa: E402
-from app.web.room_view import PartCache, render_update  # noqa: E402
+from app.web.room_view import render_update  # noqa: E402
 from app.web.talk_view import TalkRenderer  # noqa: E402
 from tests.support import databases as dbs  # noqa: E402
 from tests.support.room_service import service_room  # noqa: E402

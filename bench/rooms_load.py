@@ -11,7 +11,8 @@ the next seat still to place). The same load then runs against the bare fan-out 
 else). Both servers are stopped by their pid at the end.
 
 Measured per run (after ``--warmup`` seconds, for ``--duration`` seconds):
-actions/s (acknowledged), deliveries/s (live fragments received by the clients), latency from
+actions/s (acknowledged), deliveries/s (live fragments received by the clients; KB per
+delivery counts a seat's own frame that follows the room's shared one), latency from
 sending an action to the moment EVERY seat of the room has a live fragment with
 ``data-version >= N`` (N = the version in the action's ack), p50/p95/p99/max; errors (error
 fragments, missing acks, dropped sockets), late deliveries (not within ``--timeout``), lost
@@ -306,6 +307,9 @@ class SeatClient:
                     if m:
                         self.room.on_error(m.group(1).decode(),
                                            (m.group(2) or b"").decode())
+                elif worker.in_window(t):  # the seat's own frame after the room's shared one
+                    worker.stats.delivery_bytes += len(data)
+                    self.sample += data
         except Exception as exc:  # closed by the server or by us
             if not worker.closing:
                 worker.stats.errors[f"socket_closed:{type(exc).__name__}"] += 1

@@ -34,14 +34,15 @@ class Node:
         self.shutting_down = True
 
 
-def scheduler(workers: int) -> tuple[BrowserCappedScheduling, list[Node]]:
+def scheduler(workers: int, collection: list[str] = COLLECTION
+              ) -> tuple[BrowserCappedScheduling, list[Node]]:
     config = SimpleNamespace(getvalue=lambda name: [f"{workers}*popen"],
                              option=SimpleNamespace(loadscopereorder=False))
     sched = BrowserCappedScheduling(config)
     nodes = [Node(f"gw{i}") for i in range(workers)]
     for node in nodes:
         sched.add_node(node)
-        sched.add_node_collection(node, COLLECTION)
+        sched.add_node_collection(node, collection)
     sched.schedule()
     return sched, nodes
 
@@ -63,9 +64,11 @@ def test_three_workers_run_every_test_once_with_at_most_two_browser_files_at_onc
     ran: list[str] = []
     most = 0
     while len(ran) < len(COLLECTION):
-        most = max(most, len(running_browser_files(sched, nodes)))
-        busy = [n for n in nodes if n.queue]
-        assert busy, "no worker has work, yet tests are left"
+        # as xdist's worker: a test runs once the worker holds the next one (or shuts down)
+        busy = [n for n in nodes if len(n.queue) > 1 or (n.queue and n.shutting_down)]
+        assert busy, "no worker can run a test, yet tests are left"
+        most = max(most, sum(is_browser_file(COLLECTION[n.queue[0]].split("::")[0])
+                             for n in busy))  # browser tests running at this moment
         node = busy[0]  # the first busy worker finishes its next test
         index = node.queue.pop(0)
         ran.append(COLLECTION[index])
@@ -103,6 +106,25 @@ def test_a_worker_left_with_only_browser_files_waits_and_is_served_when_one_ends
                    for i in owner.queue):
             break
     assert len(running_browser_files(sched, nodes)) == 2
+
+
+def test_workers_left_with_browser_files_only_never_wait_for_each_other() -> None:
+    """An xdist worker runs a test only once it holds the next one (or was told to shut
+    down): a worker down to the last test of its browser file waits for more work, so that
+    file must not count against the cap, or two workers each down to their last browser test
+    wait for each other forever (``pytest -m browser -n 2`` hung so, session 16)."""
+    browser_only = [c for c in COLLECTION if is_browser_file(c.split("::")[0])]
+    for workers in (2, 3):
+        sched, nodes = scheduler(workers, browser_only)
+        ran: list[str] = []
+        while len(ran) < len(browser_only):
+            ready = [n for n in nodes if len(n.queue) > 1 or (n.queue and n.shutting_down)]
+            assert ready, ("every worker waits for its next test", [n.queue for n in nodes])
+            node = ready[0]
+            index = node.queue.pop(0)
+            ran.append(browser_only[index])
+            sched.mark_test_complete(node, index)
+        assert sorted(ran) == sorted(browser_only)
 
 
 def test_the_longest_files_named_in_conftest_exist() -> None:

@@ -23,7 +23,7 @@ from app.store.db import Database
 from app.store.models import Player
 from app.strategy.tables import StrategyTables
 from app.talk.service import TalkService
-from app.web.room_view import PartCache
+from app.web.part_cache import PartCache
 
 SESSION_PLAYER_KEY = "pid"
 T = TypeVar("T")

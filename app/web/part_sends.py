@@ -4,22 +4,48 @@ of its own parts when it changed (``own_parts_html``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from app.rooms.games.base import Part
 
+_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b([^>]*?)(/?)>", re.S)
+_ID = re.compile(r'\bid="([^"]+)"')
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                   "source", "track", "wbr"})
+
+
+def top_level_ids(html: str) -> tuple[str, ...]:
+    """The ids of the top-level elements of a part's HTML (the elements an out-of-band swap
+    replaces: one for most parts, one per cell for a Kniffel column). For the app's own
+    markup: well-formed, void elements without end tags."""
+    ids, depth = [], 0
+    for m in _TAG.finditer(html):
+        if m.group(2) is None:  # a comment
+            continue
+        if m.group(1):
+            depth -= 1
+        elif m.group(2).lower() not in _VOID and not m.group(4):
+            if depth == 0 and (found := _ID.search(m.group(3))):
+                ids.append(found.group(1))
+            depth += 1
+        elif depth == 0 and (found := _ID.search(m.group(3))):
+            ids.append(found.group(1))
+    return tuple(ids)
+
 
 def own_parts_html(own: frozenset[str]) -> str:
-    """The out-of-band swap that tells a page which of its parts are its own (``#own-parts``:
-    the room's shared frames leave them alone, ``static/js/app.js``)."""
+    """The out-of-band swap that tells a page which of its elements are its own parts'
+    (``#own-parts``: element ids; the room's shared frames leave them alone,
+    ``static/js/app.js``)."""
     ids = " ".join(sorted(own))
     return f'<div id="own-parts" hx-swap-oob="true" hidden data-ids="{ids}"></div>'
 
 
 def assemble(sent: Sequence[str], own: frozenset[str] | None = None) -> str | None:
     """One socket message of parts' HTML ``sent`` (and, when ``own`` is given, the page's
-    new ``#own-parts``), table cells first; None when it cannot be one message (cells
+    new ``#own-parts``: element ids), table cells first; None when it cannot be one message (cells
     beside a table or a row: the whole live area must be sent instead, ``table_cells``)."""
     if any(table_cells(h) for h in sent):
         cells = [h for h in sent if table_cells(h)]

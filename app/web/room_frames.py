@@ -24,16 +24,13 @@ from typing import Any
 from app.i18n import use_language
 from app.rooms.games.base import Part
 from app.rooms.state import RoomState
+from app.web.part_cache import Delivered, PartCache, Spectator
 from app.web.part_sends import assemble, to_send
 from app.web.room_view import (
     PRESENCE_PARTS,
-    ROOM_PART_IDS,
-    ROOM_PARTS,
-    Delivered,
-    PartCache,
-    Spectator,
     _layout,
     live_context,
+    part_template,
     render_update,
     spectator,
 )
@@ -93,8 +90,8 @@ class Stream:
         before, now = self.previous, self.current
         if before is not None and now is not None and before.layout == now.layout:
             by_id = {p.id: p for p in self.parts}
-            html = [cache.render(state.code, by_id[pid], ROOM_PARTS if pid in ROOM_PART_IDS
-                                 else state.plugin.parts_template) for pid in self.swapped()]
+            html = [cache.render(state.code, by_id[pid], part_template(state, by_id[pid]))
+                    for pid in self.swapped()]
             body = assemble(html)
             frame = None if body is None else (SHARED + body if body else "")
         self.frames[lang] = frame
@@ -153,10 +150,12 @@ class RoomRenderer:
                 if part_id not in have.own:  # the page keeps its own parts
                     for swapped in (part_id, *inside):
                         shows[swapped] = spectator_keys.get(swapped)
-            now = Delivered(layout, keys, context["own"])
+            now = Delivered(layout, keys, context["own"],
+                            own_elements=context["own_elements"])
             own = assemble([context["part_html"](p)
                             for p in to_send(shown, Delivered(layout, shows))],
-                           now.own if now.own != have.own else None)
+                           now.own_elements if now.own_elements != have.own_elements
+                           else None)
             if own is None:
                 return None
         return tuple(f for f in (shared, own) if f), now
@@ -175,8 +174,14 @@ class RoomRenderer:
         _, shown = render_update(state, player_id, lang, online, None, html=False,
                                  parts=self.parts)
         if shown is not None:
-            for part_id in (*PRESENCE_PARTS, *(shown.own | own)):
+            with use_language(lang):
+                context = live_context(state, player_id, online, self.parts)
+            listed = frozenset(  # the parts of the elements it lists
+                p.id for p in context["room_parts"] + (context["game_parts"] or [])
+                if own.intersection(self.parts.element_ids(state.code, p,
+                                                           part_template(state, p))))
+            for part_id in (*PRESENCE_PARTS, *(shown.own | listed)):
                 if part_id in shown.keys:
                     shown.keys[part_id] = None
-            shown.own = own
+            shown.own, shown.own_elements = listed, own
         return self.update(state, player_id, lang, online, shown)

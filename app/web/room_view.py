@@ -3,128 +3,24 @@ live fragments sent over the socket (htmx out-of-band swaps)."""
 
 from __future__ import annotations
 
-import weakref
-from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
-from app.i18n import current_language, use_language
+from app.i18n import use_language
 from app.rooms.dice_check import shown
 from app.rooms.games.base import Part
 from app.rooms.pass_and_play import present_seats, proxy_seat
 from app.rooms.rules import page_basis, ranking
 from app.rooms.state import RoomState
+from app.web.part_cache import Delivered, PartCache, Shared, Spectator
 from app.web.part_sends import assemble, to_send
-from app.web.templating import render_block, templates
+from app.web.templating import render_block
 
 ROOM_PARTS = "rooms/_parts.html"
 ROOM_PART_IDS = frozenset({"live-version", "seats", "acting-for"})
-_MODULES: dict[str, Any] = {}  # parts templates' macros (compiled templates), loaded once
-
-
-@dataclass
-class Delivered:
-    """What one connection's page shows: the ``layout`` (the live area's static frame and its
-    part ids), the key of each part (``keys``: part id -> ``Part.key``), which parts it
-    shows as its own (``own``: the ids in its ``#own-parts``, which the room's shared
-    frames do not replace: ``app.web.room_frames``), and the spectator's page (``stream``)
-    that its other parts show."""
-
-    layout: Hashable
-    keys: dict[str, Hashable]
-    own: frozenset[str] = frozenset()
-    stream: Delivered | None = None
-
-
-@dataclass
-class Spectator:
-    """The room as a viewer without a seat sees it at one version and presence: what it
-    shows (``delivered``) and its parts (``parts``), all of them the same for every viewer."""
-
-    delivered: Delivered | None
-    parts: list[Part]
-
-
-@dataclass
-class Shared:
-    """What every viewer of one room state at one ``version`` is shown alike, built once:
-    the frame (``frame``: its key and context, ``_frame``) and the game's view and parts per
-    view group (``games``, ``_game_view``). ``state``: the state it was built from."""
-
-    state: weakref.ref[RoomState]
-    version: int
-    frame: tuple[Hashable, dict[str, Any]] | None = None
-    games: dict[Hashable, tuple[dict[str, Any], list[Part]]] = field(default_factory=dict)
-    spectators: dict[frozenset[str], Spectator] = field(default_factory=dict)
-
-
-class SharedViews:
-    """``Shared`` by room code: one entry per room, for the latest room state and version
-    rendered (a new version or another state of the room replaces it), released with
-    ``forget`` when the room leaves memory. An entry is reused only for the very state
-    object it was built from at the same version: a state whose write failed is dropped
-    with the events it applied (``GameActions.append``), so what was built from it must not
-    be shown for the version it is reloaded at."""
-
-    def __init__(self) -> None:
-        self._rooms: dict[str, Shared] = {}
-
-    def of(self, state: RoomState) -> Shared:
-        """The shared views of ``state`` at its version (empty when not built yet)."""
-        shared = self._rooms.get(state.code)
-        if shared is None or shared.version != state.version or shared.state() is not state:
-            shared = self._rooms[state.code] = Shared(weakref.ref(state), state.version)
-        return shared
-
-    def forget(self, code: str) -> None:
-        """Drop what was built for room ``code``."""
-        self._rooms.pop(code, None)
-
-    def __len__(self) -> int:
-        return len(self._rooms)
-
-
-class PartCache:
-    """Rendered parts, by room, language, part id and key (an LRU of at most ``size``), and
-    what all viewers of a room's version share (``views``: ``SharedViews``); one per app
-    (``app.state.parts``), released per room when the room leaves memory."""
-
-    def __init__(self, size: int = 8192) -> None:
-        self.size = size
-        self._html: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-        self.views = SharedViews()
-        self.streams: dict[str, Any] = {}  # room code -> its shared frames (room_frames.Stream)
-
-    def render(self, code: str, part: Part, template: str) -> Markup:
-        """The HTML of ``part`` (a macro of ``template``) in the current language: rendered
-        once per room, part id, key and language, then reused for every viewer and version
-        that has the same key (e.g. other players' sheets)."""
-        cache_key = (code, current_language(), part.id, part.key)
-        html = self._html.get(cache_key)
-        if html is None:
-            module = _MODULES.get(template)
-            if module is None:
-                module = _MODULES[template] = templates.env.get_template(template).module
-            html = self._html[cache_key] = Markup(getattr(module, part.macro)(*part.args))
-            if len(self._html) > self.size:
-                self._html.popitem(last=False)
-        else:
-            self._html.move_to_end(cache_key)
-        return html
-
-    def forget(self, code: str) -> None:
-        """Drop every part of room ``code`` and its shared views."""
-        for key in [k for k in self._html if k[0] == code]:
-            del self._html[key]
-        self.views.forget(code)
-        self.streams.pop(code, None)
-
-    def __len__(self) -> int:
-        return len(self._html)
 
 
 def _frame(state: RoomState, online: frozenset[str], shared: Shared) -> dict[str, Any]:
@@ -231,8 +127,10 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         state, online, cache, room_parts + (game_parts or []))
 
     def part_html(part: Part) -> str:
-        template = ROOM_PARTS if part.id in ROOM_PART_IDS else plugin.parts_template
-        return cache.render(code, part, template)
+        return cache.render(code, part, part_template(state, part))
+
+    own_elements = frozenset(i for p in room_parts + (game_parts or []) if p.id in own
+                             for i in cache.element_ids(code, p, part_template(state, p)))
 
     return {
         "room": state,
@@ -240,7 +138,8 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "room_parts": room_parts,
         "game_parts": game_parts,
         "own": own,
-        "own_ids": " ".join(sorted(own)),
+        "own_elements": own_elements,
+        "own_ids": " ".join(sorted(own_elements)),
         "viewer": viewer,
         "sheet_seat": sheet_seat,
         "is_host": is_host,
@@ -262,6 +161,11 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         "match_done": frame["match_done"],
         **dict(zip(("dice_commitment", "dice_seed"), frame["dice"], strict=True)),
     }
+
+
+def part_template(state: RoomState, part: Part) -> str:
+    """The template whose macro renders ``part`` (the room's own parts, or the game's)."""
+    return ROOM_PARTS if part.id in ROOM_PART_IDS else state.plugin.parts_template
 
 
 def spectator(state: RoomState, online: frozenset[str], parts: PartCache) -> Spectator:
@@ -345,13 +249,14 @@ def render_update(state: RoomState, player_id: str | None, lang: str, online: fr
         if layout is None:
             return (render_block("rooms/room.html", "live", **context) if html else ""), None
         shown = context["room_parts"] + context["game_parts"]
-        now = Delivered(layout, {p.id: p.key for p in shown}, context["own"])
+        now = Delivered(layout, {p.id: p.key for p in shown}, context["own"],
+                        own_elements=context["own_elements"])
         if not html:
             return "", now
         if have is None or have.layout != layout:
             return render_block("rooms/room.html", "live", **context), now
         update = assemble([context["part_html"](p) for p in to_send(shown, have)],
-                          now.own if now.own != have.own else None)
+                          now.own_elements if now.own_elements != have.own_elements else None)
         if update is None:
             return render_block("rooms/room.html", "live", **context), now
         return update, now

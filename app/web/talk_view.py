@@ -13,7 +13,7 @@ from app.i18n import use_language
 from app.rooms.games.base import Part
 from app.rooms.state import RoomState
 from app.talk.lines import REACTIONS, ChatLine, chat_on
-from app.web.room_view import PartCache
+from app.web.part_cache import PartCache
 from app.web.templating import templates
 
 TALK_PARTS = "rooms/_talk.html"

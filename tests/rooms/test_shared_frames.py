@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rooms.games.base import Event
+from app.web.part_cache import PartCache
 from app.web.room_frames import SHARED, RoomRenderer
-from app.web.room_view import PartCache, render_update
+from app.web.room_view import render_update
 from tests.rooms.games.kniffel import test_live_parts as kniffel_parts
 from tests.rooms.test_live_parts import KNISTER, LIVE_OPEN, T0
 from tests.rooms.test_live_parts import _room as knister_room
@@ -53,6 +54,14 @@ def play(state, step, rng: random.Random, lang: str, steps: int, on_frames=None)
             frames, delivered[v] = renderer.update(state, v, lang, online, delivered[v])
             sent[v] = frames
             for frame in frames:
+                if frame is not frames[0] and frames[0].startswith(SHARED):
+                    # the own frame after a shared one changes something the page shows:
+                    # the server knew what the shared frame did to this page
+                    changed = [i for i, element in top_level(frame) if i != "own-parts"
+                               and element.replace(' hx-swap-oob="true"', "", 1)
+                               not in pages[v]]
+                    assert changed or all(i == "own-parts" for i, _ in top_level(frame)), \
+                        (n, v, frame[:300])
                 pages[v] = apply(pages[v], frame, SHARED)
             fresh, _ = render_update(state, v, lang, online)  # a page loaded now
             assert _normal(pages[v]) == _normal(fresh), (n, v)
@@ -161,3 +170,35 @@ def test_a_page_that_lost_its_own_frame_gets_its_own_parts_on_hello() -> None:
     for frame in frames:
         page = apply(page, frame, SHARED)
     assert _normal(page) == _normal(render_update(state, "p1", "en", online)[0])
+
+
+def test_a_kniffel_column_is_kept_cell_by_cell_while_it_is_the_players_own() -> None:
+    """A part can be several elements (a Kniffel column: one per cell); the page lists them
+    all, so a shared frame leaves every cell of its own column alone (the browser's focus
+    stays on the box it scored until its own frame comes: tests/web/test_keyboard_browser)."""
+    state = kniffel_parts._room("kniffel", 2, 0, 1)
+    renderer = RoomRenderer(PartCache())
+    online = frozenset(s.player_id for s in state.seats)
+    plugin, gs = state.plugin, state.game_state
+    anna = next(s for s in state.seats if s.id == gs.current)
+    (page,), have = renderer.update(state, anna.player_id, "en", online)
+
+    def act(message: dict, faces=()) -> tuple[str, ...]:
+        nonlocal have
+        for event in plugin.decide(gs, anna.id, message, lambda k: list(faces)[:k]):
+            plugin.apply(gs, Event(event.type, event.payload, event.seat_id, T0))
+        state.version += 1
+        frames, have = renderer.update(state, anna.player_id, "en", online, have)
+        return frames
+
+    for frame in act({"type": "roll"}, [2, 3, 4, 5, 6]):
+        page = apply(page, frame, SHARED)
+    listed = own_ids(page)
+    assert f"cell-{anna.id}-0-chance" in listed and f"offer-{anna.id}-0-chance" in listed
+    shared, own = act({"type": "score", "box": "chance"})
+    assert f'id="cell-{anna.id}-0-chance"' in shared  # the spectator's new cell ...
+    kept = apply(page, shared, SHARED)
+    assert f'<button id="offer-{anna.id}-0-chance"' in kept  # ... left alone on her page
+    page = apply(kept, own, SHARED)
+    assert 'id="offer-' not in page.split(f'id="cell-{anna.id}-0-chance"', 1)[1][:200]
+    assert _normal(page) == _normal(render_update(state, anna.player_id, "en", online)[0])

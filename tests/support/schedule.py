@@ -39,9 +39,18 @@ class BrowserCappedScheduling(LoadFileScheduling):
         self.browsers = browsers
 
     def _running_browser_files(self) -> int:
-        """Browser files handed out whose tests have not all finished."""
-        return sum(1 for work in self.assigned_work.values() for scope, unit in work.items()
-                   if is_browser_file(scope) and not all(unit.values()))
+        """Browser files handed out whose tests have not all finished, except on a worker
+        that holds a single unfinished test: xdist's worker runs a test only once it holds
+        the next one (or is told to shut down), so that worker waits for more work and its
+        browser is idle (counting it, two workers each down to their last browser test
+        waited for each other forever)."""
+        running = 0
+        for work in self.assigned_work.values():
+            if sum(not done for unit in work.values() for done in unit.values()) <= 1:
+                continue
+            running += sum(1 for scope, unit in work.items()
+                           if is_browser_file(scope) and not all(unit.values()))
+        return running
 
     def _pick(self) -> str | None:
         """The first file in the queue a worker may take now (None: only browser files are
