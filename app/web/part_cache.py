@@ -15,7 +15,6 @@ from markupsafe import Markup
 from app.i18n import current_language
 from app.rooms.games.base import Part
 from app.rooms.state import RoomState
-from app.web.part_sends import top_level_ids
 from app.web.templating import templates
 
 _MODULES: dict[str, Any] = {}  # parts templates' macros (compiled templates), loaded once
@@ -95,7 +94,6 @@ class PartCache:
         self._html: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
         self.views = SharedViews()
         self.streams: dict[str, Any] = {}  # room code -> its shared frames (room_frames.Stream)
-        self._ids: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
     def render(self, code: str, part: Part, template: str) -> Markup:
         """The HTML of ``part`` (a macro of ``template``) in the current language: rendered
@@ -114,22 +112,10 @@ class PartCache:
             self._html.move_to_end(cache_key)
         return html
 
-    def element_ids(self, code: str, part: Part, template: str) -> tuple[str, ...]:
-        """The ids of ``part``'s top-level elements (``top_level_ids``), once per key."""
-        cache_key = (code, "ids", part.id, part.key)
-        ids = self._ids.get(cache_key)
-        if ids is None:
-            ids = self._ids[cache_key] = top_level_ids(self.render(code, part, template))
-            if len(self._ids) > self.size:
-                self._ids.pop(next(iter(self._ids)))
-        return ids
-
     def forget(self, code: str) -> None:
         """Drop every part of room ``code`` and its shared views."""
         for key in [k for k in self._html if k[0] == code]:
             del self._html[key]
-        for key in [k for k in self._ids if k[0] == code]:
-            del self._ids[key]
         self.views.forget(code)
         self.streams.pop(code, None)
 

@@ -4,35 +4,10 @@ of its own parts when it changed (``own_parts_html``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from app.rooms.games.base import Part
-
-_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b([^>]*?)(/?)>", re.S)
-_ID = re.compile(r'\bid="([^"]+)"')
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                   "source", "track", "wbr"})
-
-
-def top_level_ids(html: str) -> tuple[str, ...]:
-    """The ids of the top-level elements of a part's HTML (the elements an out-of-band swap
-    replaces: one for most parts, one per cell for a Kniffel column). For the app's own
-    markup: well-formed, void elements without end tags."""
-    ids, depth = [], 0
-    for m in _TAG.finditer(html):
-        if m.group(2) is None:  # a comment
-            continue
-        if m.group(1):
-            depth -= 1
-        elif m.group(2).lower() not in _VOID and not m.group(4):
-            if depth == 0 and (found := _ID.search(m.group(3))):
-                ids.append(found.group(1))
-            depth += 1
-        elif depth == 0 and (found := _ID.search(m.group(3))):
-            ids.append(found.group(1))
-    return tuple(ids)
 
 
 def own_parts_html(own: frozenset[str]) -> str:

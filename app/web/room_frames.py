@@ -178,8 +178,7 @@ class RoomRenderer:
                 context = live_context(state, player_id, online, self.parts)
             listed = frozenset(  # the parts of the elements it lists
                 p.id for p in context["room_parts"] + (context["game_parts"] or [])
-                if own.intersection(self.parts.element_ids(state.code, p,
-                                                           part_template(state, p))))
+                if own.intersection(p.element_ids()))
             for part_id in (*PRESENCE_PARTS, *(shown.own | listed)):
                 if part_id in shown.keys:
                     shown.keys[part_id] = None

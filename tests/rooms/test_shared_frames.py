@@ -16,10 +16,11 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.i18n import use_language
 from app.rooms.games.base import Event
 from app.web.part_cache import PartCache
 from app.web.room_frames import SHARED, RoomRenderer
-from app.web.room_view import render_update
+from app.web.room_view import live_context, part_template, render_update
 from tests.rooms.games.kniffel import test_live_parts as kniffel_parts
 from tests.rooms.test_live_parts import KNISTER, LIVE_OPEN, T0
 from tests.rooms.test_live_parts import _room as knister_room
@@ -68,6 +69,13 @@ def play(state, step, rng: random.Random, lang: str, steps: int, on_frames=None)
             assert "<b>" not in "".join(frames)  # names stay escaped
         if on_frames:
             on_frames(state, sent)
+        if n % 5 == 0:  # every part names the elements its macro renders (Part.elements)
+            with use_language(lang):
+                context = live_context(state, viewers[0], online, renderer.parts)
+                for part in context["room_parts"] + (context["game_parts"] or []):
+                    html = renderer.parts.render(state.code, part, part_template(state, part))
+                    ids = tuple(i for i, _ in top_level(html))
+                    assert ids == part.element_ids() or not html.strip(), (part.id, ids)
         shared = [f for frames in sent.values() for f in frames if f.startswith(SHARED)]
         if shared:
             counts["shared"] += 1

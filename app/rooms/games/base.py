@@ -126,7 +126,9 @@ class Part(NamedTuple):
     ``within``: the id of the part whose HTML holds this one (e.g. the offers inside a score
     sheet); such a part is not rendered on its own in a whole page, and is not sent when its
     container is (the container brings it). Its macro may render several elements, each
-    with its own id, swapped one by one.
+    with its own id, swapped one by one: ``elements`` lists their ids (empty: the one element
+    ``id``), so a page can tell which elements are a part of its own
+    (``app/web/room_frames.py``).
     """
 
     id: str
@@ -134,6 +136,11 @@ class Part(NamedTuple):
     macro: str
     args: tuple[Any, ...]
     within: str | None = None
+    elements: tuple[str, ...] = ()
+
+    def element_ids(self) -> tuple[str, ...]:
+        """The ids of the elements the part's macro renders at its top level."""
+        return self.elements or (self.id,)
 
 
 def parse_cell(raw: object, size: int) -> tuple[int, int] | None:

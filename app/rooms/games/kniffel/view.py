@@ -192,13 +192,22 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
         # what changed inside it when its own key did not change (the offers after a roll)
         key = (own, offers.key) if on_turn else (own,)
         columns.append(Part(f"kniffel-column-{seat}", key, "kniffel_column",
-                            (view, labels, seat, rows), within="kniffel-sheet"))
+                            (view, labels, seat, rows), within="kniffel-sheet",
+                            elements=column_cells(seat, rows, st.columns)))
     sheet_own = ("kniffel-sheet", st.ruleset, tuple(st.order), st.columns, rows)
     result.append(Part("kniffel-sheet", (sheet_own, *(c.key for c in columns)), "kniffel_sheet",
                        (view, labels)))
     result.extend(columns)
     result.append(offers)
     return result
+
+
+def column_cells(seat: int, rows: tuple[str, ...], columns: int) -> tuple[str, ...]:
+    """The ids of a seat's cells in the sheet, as ``kniffel_column`` renders them: per row
+    (``sheet_rows``) one per column, the name and the grand total one for all."""
+    return tuple(f"sheet-head-{seat}" if row == "head" else f"cell-{seat}-grand"
+                 if row == "grand" else f"cell-{seat}-{c}-{row}"
+                 for row in rows for c in range(1 if row in ("head", "grand") else columns))
 
 
 def sheet_rows(view: dict[str, Any]) -> tuple[str, ...]:
@@ -227,7 +236,10 @@ def offers_part(view: dict[str, Any]) -> Part:
         holder = f"kniffel-column-{current}"  # inside the cells of the seat on turn
     key = ("kniffel-offers", view["ruleset"], current, column, open_boxes,
            tuple(sorted(view["options"].items())), view["can_score"])
-    return Part("kniffel-offers", key, "kniffel_offers", (view,), within=holder)
+    upper_first = [b for b in (*view["boxes_upper"], *view["boxes_lower"]) if b in open_boxes]
+    return Part("kniffel-offers", key, "kniffel_offers", (view,), within=holder,
+                elements=tuple(f"offer-{current}-{column}-{box}" for box in upper_first)
+                or ("kniffel-offers",))
 
 
 def hint_part(view: dict[str, Any]) -> Part:
