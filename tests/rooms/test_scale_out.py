@@ -347,6 +347,8 @@ async def test_a_delivery_that_failed_while_postgres_was_down_is_retried(
         await _wait_logged(pair.logs[0], "deliver_failed")  # it heard, and could not read
         await asyncio.to_thread(private_postgres.start)
         took = await _all_show([a], reply.version)
+        # the page is written to before the line is logged (app.live.direct): wait for it
+        await _wait_logged(pair.logs[0], "redelivered")
         assert [e["room"] for e in _logged(pair.logs[0], "redelivered")] == [pair.code]
         print(f"\nprocess 1's page caught up {took:.1f} s after Postgres came back")
 
