@@ -14,15 +14,22 @@ released state. So when rooms leave memory (``released``), everything is collect
 freeze tick (at most every ``RELEASE_EVERY`` seconds) and the C heap is trimmed
 (``malloc_trim``), so the memory goes back to the system (bench/soak.py).
 
-The youngest generation is also collected every ``YOUNG_EVERY`` seconds: tuples and lists
-taken from CPython's free lists are tracked without counting towards its threshold, so under
-load it was collected only every few seconds, walking ~180,000 live young objects (the keys of
-what every page shows) for 50-120 ms each time, in the middle of a delivery (Kniffel bench,
-250 rooms x 8; bench/README.md). A quarter of a second of them takes a few ms. This only while
-the process is busy (``BUSY_SOCKETS`` open sockets): collecting that often also moves objects
-that die soon after into the older generation, where their cycles wait for the next freeze,
-and a soak of 2,000 rooms with few sockets open at a time then kept +70 MB after eviction
-instead of +47 MB (as did freezing every second).
+While busy (``BUSY_SOCKETS`` open sockets), everything young is frozen every ``YOUNG_EVERY``
+seconds instead of collected. A young collection walks every object made since the last one
+and finds next to no garbage: at 250 rooms x 8 seats (bench/rooms_load.py) it walked tens of
+thousands of live objects (what every page shows, the frames on their way) for 20-35 ms each
+time and freed a few dozen, about 10% of the process's CPU (0.84 cores busy against 0.78 with
+freezing, and 0.76 with no collector at all: bench/README.md, session 16). Tuples and lists
+taken from CPython's free lists are tracked without counting towards the youngest
+generation's threshold, so without the timer they piled up and were walked in one long
+collection in the middle of a delivery. Cyclic garbage made while busy (a few dozen objects a
+second: a closed socket's connection and writer task) waits in the frozen generation for the
+next full collection: every ``COLLECT_EVERY`` seconds, or sooner when rooms leave memory.
+
+A calm process is not frozen that often (only every ``FREEZE_EVERY`` seconds): it would keep
+objects that die soon after in the frozen generation, where their cycles wait for the next
+full collection (a soak of 2,000 rooms with few sockets open at a time kept +70 MB after
+eviction instead of +47 MB when frozen every second).
 
 The young generations are collected less often than Python's default (``THRESHOLDS``) while
 busy: every room version replaces a few hundred small objects per socket (what each page
@@ -53,7 +60,7 @@ import structlog
 log = structlog.get_logger("knobel.gc")
 
 FREEZE_EVERY = 10.0  # seconds
-YOUNG_EVERY = 0.25  # seconds: the youngest generation is collected this often when busy
+YOUNG_EVERY = 0.25  # seconds: everything young is frozen this often when busy
 BUSY_SOCKETS = 500  # open sockets from which the process counts as busy
 COLLECT_EVERY = 600.0  # seconds
 RELEASE_EVERY = 30.0  # seconds: the most often rooms leaving memory cause a full collection
@@ -127,8 +134,8 @@ async def keep_frozen(freeze_every: float = FREEZE_EVERY,
                       collect_every: float = COLLECT_EVERY,
                       young_every: float = YOUNG_EVERY,
                       busy: Callable[[], bool] | None = None) -> None:
-    """Collect the youngest generation every ``young_every`` seconds while ``busy()`` (None:
-    always busy), freeze every ``freeze_every`` seconds and ``refreeze`` every
+    """Freeze what is young every ``young_every`` seconds while ``busy()`` (None: always
+    busy), freeze every ``freeze_every`` seconds and ``refreeze`` every
     ``collect_every`` seconds, or sooner when rooms were ``released`` (at the next freeze
     tick while calm, at least ``RELEASE_EVERY`` seconds apart while busy); the thresholds
     follow ``busy()`` (``THRESHOLDS`` or ``CALM_THRESHOLDS``); until cancelled."""
@@ -141,7 +148,7 @@ async def keep_frozen(freeze_every: float = FREEZE_EVERY,
         young += step
         if young < freeze_every:
             if not calm:
-                gc.collect(0)
+                gc.freeze()  # what lived this long is kept: no young collection walks it
             continue
         young = 0.0
         since += freeze_every
