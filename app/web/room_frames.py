@@ -11,9 +11,14 @@ shared frame: it is exactly what a spectator is sent.
 
 The server knows what each page shows (``Delivered``): after the shared frame, the page shows
 the spectator's version of every part it does not own, so the own frame holds only what
-differs from that. A page that is not in step with the room's shared frames (it just came, it
-missed a version, its layout changed, or the frame cannot be one message) is sent what it
-needs on its own, as before (``render_update``), and is in step again from there.
+differs from that. A page whose last delivery was one of the room's latest ``KEPT``
+spectator pages is in step: pages that missed a version or two alike (the server fell
+behind, so their next delivery jumps) share the frame from where they are, built once. A
+page that is not in step (it just came, it is further behind, its layout changed, or the
+frame cannot be one message) is sent what it needs on its own (``render_update``), and is
+in step again from there. Without the kept pages every page of a room that jumped a version
+took that path at once, which costs several times the shared one: a server near its capacity
+then fell further behind with every jump (bench/README.md, session 16).
 """
 
 from __future__ import annotations
@@ -39,62 +44,81 @@ SHARED = "<!--shared-->"
 """How a shared frame begins (an HTML comment: htmx swaps nothing for it)."""
 
 
+KEPT = 4
+"""Earlier spectator pages a room's stream keeps: a page that shows one of them (it missed a
+version or two while the server was behind, so its next delivery jumps) is still sent the
+room's shared frame, built once from that page for all such pages, not an update of its own."""
+
+
 @dataclass
 class Stream:
-    """A room's shared frames: the spectator's page before (``previous``) and after
-    (``current``) the latest change, the spectator's parts now (``parts``), and the frame
-    from one to the other per language (``frames``; None: it cannot be one shared frame).
-    ``sent``: the ids of the parts the frame swaps (each with the parts inside it)."""
+    """A room's shared frames: the spectator's page now (``current``) with its parts
+    (``parts``), the ``KEPT`` spectator pages before it (``recent``, oldest first), and the
+    frame from each of those (or from ``current`` itself) to ``current`` per language
+    (``frames``, by the page's id and language; None: it cannot be one shared frame) with the
+    ids of the parts it swaps (``sent``, by the page's id)."""
 
-    previous: Delivered | None = None
     current: Delivered | None = None
     parts: list[Part] = field(default_factory=list)
-    frames: dict[str, str | None] = field(default_factory=dict)
-    sent: dict[str, frozenset[str]] | None = None
+    recent: list[Delivered] = field(default_factory=list)
+    frames: dict[tuple[int, str], str | None] = field(default_factory=dict)
+    sent: dict[int, dict[str, frozenset[str]]] = field(default_factory=dict)
 
     def advance(self, seen: Spectator) -> Delivered | None:
         """Move to the spectator's page ``seen`` (unchanged when it shows the same); returns
         the page pages in step are now in step with (None: the room has no parts)."""
         page = seen.delivered
         if page is None:
-            self.previous = self.current = None
-            self.parts, self.frames, self.sent = [], {}, None
+            self.current, self.parts, self.recent = None, [], []
+            self.frames, self.sent = {}, {}
             return None
         current = self.current
         if current is page or (current is not None and current.layout == page.layout
                                and current.keys == page.keys):
             return current
-        self.previous, self.current, self.parts = current, page, seen.parts
-        self.frames, self.sent = {}, None
+        if current is not None:
+            self.recent = [*self.recent[1 - KEPT:], current]
+        self.current, self.parts = page, seen.parts
+        self.frames, self.sent = {}, {}
         return page
 
-    def swapped(self) -> dict[str, frozenset[str]]:
-        """Each part the shared frame swaps, by id, with the ids of the parts inside it."""
-        if self.sent is None:
+    def knows(self, page: Delivered | None) -> bool:
+        """Whether the shared frame can start from spectator page ``page``: it is ``current``
+        or one of the ``recent`` ones."""
+        return page is not None and self.current is not None and (
+            page is self.current or any(p is page for p in self.recent))
+
+    def swapped(self, since: Delivered) -> dict[str, frozenset[str]]:
+        """Each part the shared frame from page ``since`` swaps, by id, with the ids of the
+        parts inside it."""
+        sent = self.sent.get(id(since))
+        if sent is None:
             inside: dict[str, set[str]] = {}
             for part in self.parts:  # a part's holder comes before it
                 holder = part.within
                 while holder is not None:
                     inside.setdefault(holder, set()).add(part.id)
                     holder = next((p.within for p in self.parts if p.id == holder), None)
-            sent = to_send(self.parts, self.previous) if self.previous is not None else []
-            self.sent = {p.id: frozenset(inside.get(p.id, ())) for p in sent}
-        return self.sent
+            sent = self.sent[id(since)] = {p.id: frozenset(inside.get(p.id, ()))
+                                            for p in to_send(self.parts, since)}
+        return sent
 
-    def frame(self, state: RoomState, lang: str, cache: PartCache) -> str | None:
-        """The shared frame from ``previous`` to ``current`` in ``lang`` ("": nothing
-        changed; None: there is none, every page is sent its own update)."""
-        if lang in self.frames:
-            return self.frames[lang]
+    def frame(self, since: Delivered, state: RoomState, lang: str,
+              cache: PartCache) -> str | None:
+        """The shared frame from page ``since`` (``knows``) to ``current`` in ``lang`` ("":
+        nothing changed; None: there is none, such pages are sent their own update)."""
+        key = (id(since), lang)
+        if key in self.frames:
+            return self.frames[key]
         frame: str | None = None
-        before, now = self.previous, self.current
-        if before is not None and now is not None and before.layout == now.layout:
+        now = self.current
+        if now is not None and since.layout == now.layout:
             by_id = {p.id: p for p in self.parts}
             html = [cache.render(state.code, by_id[pid], part_template(state, by_id[pid]))
-                    for pid in self.swapped()]
+                    for pid in self.swapped(since)]
             body = assemble(html)
             frame = None if body is None else (SHARED + body if body else "")
-        self.frames[lang] = frame
+        self.frames[key] = frame
         return frame
 
 
@@ -118,8 +142,7 @@ class RoomRenderer:
         show ``state`` (the room's shared frame and its own, or one frame of its own), and
         what it shows then."""
         stream, token = self._stream(state, online)
-        if have is not None and token is not None and stream.previous is not None \
-                and have.stream is stream.previous:
+        if have is not None and token is not None and stream.knows(have.stream):
             found = self._in_step(state, player_id, lang, online, have, stream)
             if found is not None:
                 found[1].stream = token
@@ -137,7 +160,8 @@ class RoomRenderer:
         with use_language(lang):
             context = live_context(state, player_id, online, self.parts)
             layout = _layout(context)
-            shared = stream.frame(state, lang, self.parts)
+            since: Delivered = have.stream  # type: ignore[assignment]  # stream.knows it
+            shared = stream.frame(since, state, lang, self.parts)
             if layout is None or layout != have.layout or shared is None:
                 return None
             shown: list[Part] = context["room_parts"] + context["game_parts"]
@@ -146,7 +170,7 @@ class RoomRenderer:
             if not spectator_keys.keys() <= keys.keys():
                 return None
             shows = dict(have.keys)  # what the page shows once the shared frame is swapped
-            for part_id, inside in stream.swapped().items():
+            for part_id, inside in stream.swapped(since).items():
                 if part_id not in have.own:  # the page keeps its own parts
                     for swapped in (part_id, *inside):
                         shows[swapped] = spectator_keys.get(swapped)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from app.i18n import use_language
 from app.rooms.games.base import Event
 from app.web.part_cache import PartCache
-from app.web.room_frames import SHARED, RoomRenderer
+from app.web.room_frames import KEPT, SHARED, RoomRenderer
 from app.web.room_view import live_context, part_template, render_update
 from tests.rooms.games.kniffel import test_live_parts as kniffel_parts
 from tests.rooms.test_live_parts import KNISTER, LIVE_OPEN, T0
@@ -210,3 +210,92 @@ def test_a_kniffel_column_is_kept_cell_by_cell_while_it_is_the_players_own() -> 
     page = apply(kept, own, SHARED)
     assert 'id="offer-' not in page.split(f'id="cell-{anna.id}-0-chance"', 1)[1][:200]
     assert _normal(page) == _normal(render_update(state, anna.player_id, "en", online)[0])
+
+
+def play_missing(state, step, rng: random.Random, lang: str, steps: int) -> dict:
+    """Like ``play``, but each page is left out of a delivery now and then (the server fell
+    behind, its next delivery jumps versions): pages that stand at the same earlier
+    spectator page get one shared frame object from there, and every page delivered shows
+    what a fresh page shows. Returns counts of deliveries that jumped versions."""
+    renderer = RoomRenderer(PartCache())
+    viewers = [s.player_id for s in state.seats] + [WATCHER]
+    online = frozenset(viewers[:-1])
+    pages, delivered, behind = {}, {}, dict.fromkeys(viewers, 0)
+    for v in viewers:
+        (pages[v],), delivered[v] = renderer.update(state, v, lang, online)
+    counts = {"jumps": 0, "shared": 0, "too_far": 0}
+    for n in range(steps):
+        playing = step(state, rng, n)
+        by_since: dict[int, list[str]] = {}
+        for v in viewers:
+            if rng.random() < 0.4 and behind[v] < KEPT + 2:
+                behind[v] += 1  # this page misses the version
+                continue
+            have = delivered[v]
+            frames, delivered[v] = renderer.update(state, v, lang, online, have)
+            if behind[v] and have is not None:
+                counts["jumps"] += 1
+                if frames and frames[0].startswith(SHARED):
+                    counts["shared"] += 1
+                    by_since.setdefault(id(have.stream), []).append(frames[0])
+                elif behind[v] >= KEPT:
+                    counts["too_far"] += 1
+            elif frames and frames[0].startswith(SHARED):
+                by_since.setdefault(id(have.stream), []).append(frames[0])
+            behind[v] = 0
+            for frame in frames:
+                pages[v] = apply(pages[v], frame, SHARED)
+            fresh, _ = render_update(state, v, lang, online)
+            assert _normal(pages[v]) == _normal(fresh), (n, v)
+        for frames in by_since.values():  # one frame object for pages standing alike
+            assert all(f is frames[0] for f in frames)
+        if not playing:
+            break
+    return counts
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4),
+       lang=st.sampled_from(["en", "nl", "de"]))
+def test_knister_pages_that_missed_versions_share_the_frame_from_where_they_stand(
+        seed: int, seats: int, lang: str) -> None:
+    counts = play_missing(knister_room(seats, 0), knister_step, random.Random(seed), lang, 60)
+    assert counts["shared"] > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), kind=st.sampled_from(["kniffel", "kitkniff", "yatzy"]),
+       seats=st.integers(2, 4), lang=st.sampled_from(["en", "nl", "de"]))
+def test_kniffel_pages_that_missed_versions_share_the_frame_from_where_they_stand(
+        seed, kind, seats, lang) -> None:
+    state = kniffel_parts._room(kind, seats, 0, 1)
+    counts = play_missing(state, kniffel_parts._step, random.Random(seed), lang, 50)
+    assert counts["shared"] > 0
+
+
+def test_a_page_two_versions_behind_gets_the_same_shared_frame_as_the_others() -> None:
+    """Three Knister placements land while the server delivers nothing (it was behind); then
+    every page of the room, all three versions behind, gets one shared frame, the very same
+    object as the watcher's, and only the placers their own frames."""
+    state = knister_room(4, 0)
+    renderer = RoomRenderer(PartCache())
+    viewers = [s.player_id for s in state.seats] + [WATCHER]
+    online = frozenset(viewers[:-1])
+    delivered = {v: renderer.update(state, v, "en", online)[1] for v in viewers}
+    rng = random.Random(3)
+    knister_step(state, rng, 0)  # the roll, delivered to everyone
+    delivered = {v: renderer.update(state, v, "en", online, delivered[v])[1] for v in viewers}
+    gs = state.game_state
+    placers = []
+    for cell in ([0, 0], [0, 1], [0, 2]):  # three seats place; nothing is delivered
+        seat = next(s for s in gs.order if s not in gs.placed)
+        placers.append(next(s.player_id for s in state.seats if s.id == seat))
+        KNISTER.apply(gs, Event("place", {"cell": cell, "value": gs.current_sum, "auto": False},
+                                seat, T0))
+        state.version += 1
+        renderer.update(state, WATCHER, "en", online, None)  # the room's stream moves on
+    sent = {v: renderer.update(state, v, "en", online, delivered[v])[0] for v in viewers}
+    shared = sent[WATCHER][0]
+    assert shared.startswith(SHARED) and sent[WATCHER] == (shared,)
+    assert all(sent[v][0] is shared for v in viewers)
+    assert [v for v in viewers if len(sent[v]) > 1] == placers
