@@ -629,7 +629,10 @@ class Worker:
 
     async def drive(self, room: Room, rate: float, start: float, end: float) -> None:
         interval = 1.0 / rate
-        due = start + random.random() * interval
+        # each room's first action within the first interval, or (--spread N) within the
+        # first N intervals, so the rooms' games are at different points (Knister: not all
+        # rolling in the same second, every ninth second)
+        due = start + random.random() * interval * max(1.0, self.spec.get("spread") or 0)
         while due < end:
             now = time.perf_counter()
             if due > now:
@@ -877,7 +880,7 @@ class Fleet:
                     "final_wait": args.final_wait,
                     "compression": not args.no_compression,
                     "setup_concurrency": args.setup_concurrency,
-                    "chat_every": args.chat_every}
+                    "chat_every": args.chat_every, "spread": args.spread}
             proc = ctx.Process(target=worker_main, args=(spec, child), daemon=True)
             proc.start()
             self.workers.append((proc, parent))
@@ -1145,6 +1148,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=1.0, help="actions per room per second")
     p.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     p.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    p.add_argument("--spread", type=float, default=0.0, metavar="N",
+                   help="start each room within the first N action intervals (not in the "
+                        "first one only), so the rooms' games are out of step; the warm-up "
+                        "is then at least N intervals")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="an update not received within this many seconds counts as late")
     p.add_argument("--final-wait", type=float, default=15.0,
@@ -1196,6 +1203,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.saturate_only:
         args.saturate = True
+    if args.spread:  # every room has started before the measured window
+        args.warmup = max(args.warmup, args.spread / args.rate + 1.0)
     args._app_capacity = None
     return args
 
