@@ -122,16 +122,22 @@ def test_kniffel_pages_in_step_share_one_frame(seed, kind, seats, columns, lang)
     assert counts["shared"] > 0
 
 
-def test_a_knister_placement_is_one_shared_frame_and_the_placer_own() -> None:
-    """8 seats: after a roll, a placement reaches the seven others as the shared frame only,
-    and the placer as the shared frame and its own (its grid and turn panel)."""
-    state = knister_room(8, 0)
+def _table(seats: int):
+    """A Knister room of ``seats`` seats (all online) and a watcher, each page delivered the
+    room once: ``(state, renderer, viewers, online, delivered)``."""
+    state = knister_room(seats, 0)
     renderer = RoomRenderer(PartCache())
     viewers = [s.player_id for s in state.seats] + [WATCHER]
     online = frozenset(viewers[:-1])
     delivered = {v: renderer.update(state, v, "en", online)[1] for v in viewers}
-    rng = random.Random(1)
-    knister_step(state, rng, 0)  # the roll: a shared frame, and each seat's own grid
+    return state, renderer, viewers, online, delivered
+
+
+def test_a_knister_placement_is_one_shared_frame_and_the_placer_own() -> None:
+    """8 seats: after a roll, a placement reaches the seven others as the shared frame only,
+    and the placer as the shared frame and its own (its grid and turn panel)."""
+    state, renderer, viewers, online, delivered = _table(8)
+    knister_step(state, random.Random(1), 0)  # the roll: a shared frame, and each seat's own grid
     roll = {v: renderer.update(state, v, "en", online, delivered[v]) for v in viewers}
     delivered = {v: found[1] for v, found in roll.items()}
     assert all(len(roll[v][0]) == 2 for v in viewers[:-1]) and len(roll[WATCHER][0]) == 1
@@ -277,13 +283,8 @@ def test_a_page_two_versions_behind_gets_the_same_shared_frame_as_the_others() -
     """Three Knister placements land while the server delivers nothing (it was behind); then
     every page of the room, all three versions behind, gets one shared frame, the very same
     object as the watcher's, and only the placers their own frames."""
-    state = knister_room(4, 0)
-    renderer = RoomRenderer(PartCache())
-    viewers = [s.player_id for s in state.seats] + [WATCHER]
-    online = frozenset(viewers[:-1])
-    delivered = {v: renderer.update(state, v, "en", online)[1] for v in viewers}
-    rng = random.Random(3)
-    knister_step(state, rng, 0)  # the roll, delivered to everyone
+    state, renderer, viewers, online, delivered = _table(4)
+    knister_step(state, random.Random(3), 0)  # the roll, delivered to everyone
     delivered = {v: renderer.update(state, v, "en", online, delivered[v])[1] for v in viewers}
     gs = state.game_state
     placers = []
