@@ -56,13 +56,15 @@ class Stream:
     (``parts``), the ``KEPT`` spectator pages before it (``recent``, oldest first), and the
     frame from each of those (or from ``current`` itself) to ``current`` per language
     (``frames``, by the page's id and language; None: it cannot be one shared frame) with the
-    ids of the parts it swaps (``sent``, by the page's id)."""
+    ids of the parts it swaps (``sent``, by the page's id); ``holders``: the ids of the parts
+    inside each part that holds others."""
 
     current: Delivered | None = None
     parts: list[Part] = field(default_factory=list)
     recent: list[Delivered] = field(default_factory=list)
     frames: dict[tuple[int, str], str | None] = field(default_factory=dict)
     sent: dict[int, dict[str, frozenset[str]]] = field(default_factory=dict)
+    holders: dict[str, frozenset[str]] | None = None
 
     def advance(self, seen: Spectator) -> Delivered | None:
         """Move to the spectator's page ``seen`` (unchanged when it shows the same); returns
@@ -70,7 +72,7 @@ class Stream:
         page = seen.delivered
         if page is None:
             self.current, self.parts, self.recent = None, [], []
-            self.frames, self.sent = {}, {}
+            self.frames, self.sent, self.holders = {}, {}, None
             return None
         current = self.current
         if current is page or (current is not None and current.layout == page.layout
@@ -79,7 +81,7 @@ class Stream:
         if current is not None:
             self.recent = [*self.recent[1 - KEPT:], current]
         self.current, self.parts = page, seen.parts
-        self.frames, self.sent = {}, {}
+        self.frames, self.sent, self.holders = {}, {}, None
         return page
 
     def knows(self, page: Delivered | None) -> bool:
@@ -93,15 +95,23 @@ class Stream:
         parts inside it."""
         sent = self.sent.get(id(since))
         if sent is None:
+            inside = self._inside()
+            sent = self.sent[id(since)] = {p.id: inside.get(p.id, frozenset())
+                                            for p in to_send(self.parts, since)}
+        return sent
+
+    def _inside(self) -> dict[str, frozenset[str]]:
+        """The ids of the parts inside each holder of ``parts`` (built once per ``current``)."""
+        found = self.holders
+        if found is None:
             inside: dict[str, set[str]] = {}
             for part in self.parts:  # a part's holder comes before it
                 holder = part.within
                 while holder is not None:
                     inside.setdefault(holder, set()).add(part.id)
                     holder = next((p.within for p in self.parts if p.id == holder), None)
-            sent = self.sent[id(since)] = {p.id: frozenset(inside.get(p.id, ()))
-                                            for p in to_send(self.parts, since)}
-        return sent
+            found = self.holders = {pid: frozenset(ids) for pid, ids in inside.items()}
+        return found
 
     def frame(self, since: Delivered, state: RoomState, lang: str,
               cache: PartCache) -> str | None:
