@@ -235,6 +235,21 @@ def baseline_server(workdir: Path, sock: socket.socket, payload: Path | None, si
                   workdir / "baseline.log")
 
 
+def floor_server(workdir: Path, sock: socket.socket, payload: Path | None, size: int,
+                 database_url: str, deflate: bool) -> Server:
+    """``bench/stack_floor.py`` (the fan-out on the app's stack, one INSERT per action unless
+    ``database_url`` is empty) served by uvicorn on ``sock`` with the app's flags."""
+    env = {**os.environ, "FLOOR_DATABASE_URL": database_url,
+           **({"FLOOR_PAYLOAD_FILE": str(payload)} if payload
+              else {"FLOOR_PAYLOAD_BYTES": str(size)})}
+    argv = [sys.executable, "-m", "uvicorn", "bench.stack_floor:create_app", "--factory",
+            "--fd", str(sock.fileno()), "--log-level", "warning",
+            "--backlog", "4096", "--ws-max-size", "65536",
+            "--ws-per-message-deflate", "true" if deflate else "false"]
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    return Server("floor", argv, env, sock, url + "/healthz", workdir / "floor.log")
+
+
 # ----- the load generator (runs in worker processes) ----------------------------------------
 
 
@@ -1177,6 +1192,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-compression", action="store_true",
                    help="clients do not offer per-message deflate (browsers do)")
     p.add_argument("--only", choices=("app", "baseline"), help="run one server only")
+    p.add_argument("--payload-bytes", type=int, default=48_000,
+                   help="the baseline's payload size when the app did not run (--only "
+                        "baseline): the app's typical fragment otherwise")
+    p.add_argument("--floor", choices=("none", "db", "db-only"), default="none",
+                   help="also run bench/stack_floor.py after the baseline: the bare fan-out "
+                        "on the app's stack (FastAPI, uvicorn, the app's direct socket "
+                        "writes) with one Postgres INSERT per action (db), or both with and "
+                        "without the INSERT (db-only: only with it); prints "
+                        "floor_cpu_per_action_ratio")
     p.add_argument("--chat-every", type=float, default=0.0, metavar="SECONDS",
                    help="also send one chat line per room every SECONDS (app only; 0: none)")
     p.add_argument("--saturate", action="store_true", help="also find both capacities")
@@ -1247,10 +1271,10 @@ def main(argv: list[str] | None = None) -> int:
         if sample:
             payload = workdir / "live_fragment.html"
             payload.write_text(sample, encoding="utf-8")
-        base = baseline_server(workdir, listening_socket(), payload, 48_000,
+        base = baseline_server(workdir, listening_socket(), payload, args.payload_bytes,
                                args.server_deflate and not args.no_compression).start()
         print(f"  baseline: pid {base.pid}, payload "
-              f"{len(sample.encode()) if sample else 48_000} bytes", flush=True)
+              f"{len(sample.encode()) if sample else args.payload_bytes} bytes", flush=True)
         try:
             main_row, _, cap, steps, _ = run_target(args, "baseline", base.url, base, workdir)
         finally:
@@ -1259,6 +1283,20 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(main_row)
         capacities["baseline"] = cap
         sat_rows += steps
+        floors = {"db": ["floor", "floor-db"], "db-only": ["floor-db"]}.get(args.floor, [])
+        for name in floors:
+            db_url = ensure_database(args.database_url) if name == "floor-db" else ""
+            floor = floor_server(workdir, listening_socket(), payload, args.payload_bytes, db_url,
+                                 args.server_deflate and not args.no_compression).start()
+            print(f"  {name}: uvicorn pid {floor.pid}", flush=True)
+            try:
+                main_row, _, cap, steps, _ = run_target(args, name, floor.url, floor, workdir)
+            finally:
+                floor.stop()
+            if main_row:
+                rows.append(main_row)
+            capacities[name] = cap
+            sat_rows += steps
 
     print()
     if rows:
@@ -1291,6 +1329,13 @@ def main(argv: list[str] | None = None) -> int:
         base_ms = 1000 * base_row["server_cpu"] / base_row["actions_s"]
         print(f"cpu_per_action_ratio={app_ms / base_ms:.2f} ({args.game}: app {app_ms:.2f} ms "
               f"of CPU per action, baseline {base_ms:.2f} ms; goal <= 3)")
+    for floor_row in (r for r in rows if r["target"].startswith("floor")):
+        if base_row and floor_row["actions_s"] and base_row["actions_s"]:
+            floor_ms = 1000 * floor_row["server_cpu"] / floor_row["actions_s"]
+            base_ms = 1000 * base_row["server_cpu"] / base_row["actions_s"]
+            print(f"floor_cpu_per_action_ratio={floor_ms / base_ms:.2f} ({floor_row['target']}: "
+                  f"{floor_ms:.2f} ms of CPU per action on the app's stack, baseline "
+                  f"{base_ms:.2f} ms)")
     if sat_rows:
         print()
         print("== saturation (doubling, then bisecting; verdict: ok = p99 <= 50 ms, no errors, "
