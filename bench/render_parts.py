@@ -77,7 +77,8 @@ async def _kniffel_actions(room):
 
 
 async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1,
-              game: str = "knister", talk: bool = False, per_viewer: bool = False) -> None:
+              game: str = "knister", talk: bool = False, per_viewer: bool = False,
+              spectator_only: bool = False) -> None:
     names = [f"P{i}" for i in range(SEATS)]
     cache = PartCache()
     renderer = RoomRenderer(cache)
@@ -97,7 +98,7 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
             spent, actions, size, pages, distinct = 0.0, 0, 0, 0, 0
         async with service_room(url, game, names) as room:
             await room.room_action(room.players[0], "start")
-            viewers = [*room.players, "spectator"]
+            viewers = ["spectator"] if spectator_only else [*room.players, "spectator"]
             online = frozenset(room.players)
             st = await room.state()
             have = {p: update(st, p, None)[1] for p in viewers}
@@ -125,7 +126,8 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
                 distinct += len(built)
                 actions += 1
     print(f"{game}{' + talk' if talk else ''}"
-          f"{' (per viewer, no shared frames)' if per_viewer else ''}: {actions} actions: "
+          f"{' (per viewer, no shared frames)' if per_viewer else ''}"
+          f"{' (the spectator alone)' if spectator_only else ''}: {actions} actions: "
           f"{spent / actions * 1000:.3f} ms per action for {len(viewers)} viewers, "
           f"{size / pages / 1024:.2f} KB sent per page per action, "
           f"{distinct / actions:.2f} distinct frames built per action")
@@ -139,6 +141,9 @@ def main() -> None:
     parser.add_argument("--talk", action="store_true", help="also the talk parts' check")
     parser.add_argument("--per-viewer", action="store_true",
                         help="without shared frames: every page its own update")
+    parser.add_argument("--spectator-only", action="store_true",
+                        help="time the spectator alone: the one render per version (the "
+                             "room's shared frame) that every viewer's frames start from")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumtime", help="pstats order with --profile")
     args = parser.parse_args()
@@ -147,7 +152,7 @@ def main() -> None:
     dbs.migrate(url)
     profile = cProfile.Profile() if args.profile else None
     asyncio.run(run(url, args.games, profile, args.warm, args.game, args.talk,
-                    args.per_viewer))
+                    args.per_viewer, args.spectator_only))
     if profile:
         pstats.Stats(profile).sort_stats(args.sort).print_stats(25)
 
