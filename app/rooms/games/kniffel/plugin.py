@@ -18,7 +18,7 @@ from typing import Any
 from app.engines.kniffel import DICE, RULESETS
 from app.rooms.games.base import ActionError, Dice, Event, GameBot, Presence, ViewsFromModule
 from app.rooms.games.capabilities import DiceLog, GameGuide, GameRecords, GameReview, GameSheet
-from app.rooms.games.kniffel import entry, labels, timers
+from app.rooms.games.kniffel import cells_html, entry, labels, timers
 from app.rooms.games.kniffel import view as kniffel_view
 from app.rooms.games.kniffel.bot import KniffelBot
 from app.rooms.games.kniffel.entry import decide_entry
@@ -191,8 +191,10 @@ class KniffelGame(ViewsFromModule):
         return kniffel_view.public(state)
 
     def template_globals(self) -> dict[str, Any]:
-        """Functions the Kniffel-family templates call (translated box names)."""
-        return {"box_label": labels.box_label}
+        """Functions the Kniffel-family templates call (translated box names, the score
+        sheet's cells)."""
+        return {"box_label": labels.box_label, "kniffel_cell": cells_html.seat_cell,
+                "kniffel_column_html": cells_html.column, "kniffel_offers_html": cells_html.offers}
 
 
 def _die(raw: Any) -> int:
