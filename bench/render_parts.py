@@ -12,7 +12,7 @@ it, as before issue 28). Prints the mean time per action for all 9 viewers, the 
 is sent per action, and how many distinct frames were built per action; ``--talk`` also
 times what the hub does for the talk at the table after each of those updates
 (``TalkRenderer.update`` with 50 chat lines shown: the parts' keys compared, nothing sent
-when unchanged); ``--profile`` adds cProfile's top functions (slower). See bench/README.md.
+when unchanged); times are CPU time (``time.process_time``: steady on a busy machine); ``--profile`` adds cProfile's top functions (slower). See bench/README.md.
 
     .venv/bin/python bench/render_parts.py [--games 4] [--profile]
 """
@@ -53,7 +53,7 @@ async def _knister_actions(room):
                             if gs.sheets[seat].grid[r][c] is None)
                 await room.act(await room.player_of(seat),
                                {"type": "place", "cell": f"{r},{c}", "roll": len(gs.rolls)})
-            yield
+            yield "roll" if seat is None else "place"
 
 
 async def _kniffel_actions(room):
@@ -65,15 +65,15 @@ async def _kniffel_actions(room):
             return
         player = await room.player_of(gs.current)
         await room.act(player, {"type": "roll"})
-        yield
+        yield "roll"
         await room.act(player, {"type": "hold", "die": 0, "held": True})
-        yield
+        yield "hold"
         await room.act(player, {"type": "roll"})
-        yield
+        yield "roll"
         card = (await room.state()).game_state.card(gs.current)
         box = next(b for b, v in card.boxes.items() if v is None)
         await room.act(player, {"type": "score", "box": box})
-        yield
+        yield "score"
 
 
 async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int = 1,
@@ -92,10 +92,12 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
     talker = TalkRenderer(cache) if talk else None
     lines = tuple(ChatLine(n, 1, "P0", f"line {n}") for n in range(50))
     spent, actions, size, pages, distinct = 0.0, 0, 0, 0, 0
+    by_kind: dict[str, list[float]] = {}
     play = _knister_actions if game == "knister" else _kniffel_actions
     for game_no in range(games + warm):
         if game_no == warm:  # the warm-up games filled the caches a running server has warm
             spent, actions, size, pages, distinct = 0.0, 0, 0, 0, 0
+            by_kind = {}
         async with service_room(url, game, names) as room:
             await room.room_action(room.players[0], "start")
             viewers = ["spectator"] if spectator_only else [*room.players, "spectator"]
@@ -104,11 +106,11 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
             have = {p: update(st, p, None)[1] for p in viewers}
             talk_have = {p: talker.update(st, lines, p, "nl", None)[1] if talker else None
                          for p in viewers}
-            async for _ in play(room):
+            async for kind in play(room):
                 st = await room.state()
                 st.away_due.clear()  # nobody is away: every page is open
                 built: dict[int, str] = {}
-                start = time.perf_counter()
+                start = time.process_time()
                 if profile and game_no >= warm:
                     profile.enable()
                 for p in viewers:
@@ -122,7 +124,9 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
                     pages += 1
                 if profile:
                     profile.disable()
-                spent += time.perf_counter() - start
+                took = time.process_time() - start
+                spent += took
+                by_kind.setdefault(kind, []).append(took)
                 distinct += len(built)
                 actions += 1
     print(f"{game}{' + talk' if talk else ''}"
@@ -131,6 +135,8 @@ async def run(url: str, games: int, profile: cProfile.Profile | None, warm: int 
           f"{spent / actions * 1000:.3f} ms per action for {len(viewers)} viewers, "
           f"{size / pages / 1024:.2f} KB sent per page per action, "
           f"{distinct / actions:.2f} distinct frames built per action")
+    print("  by action: " + ", ".join(f"{kind} {sum(t) / len(t) * 1000:.3f} ms (n={len(t)})"
+                                       for kind, t in by_kind.items()))
 
 
 def main() -> None:

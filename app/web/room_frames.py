@@ -186,8 +186,11 @@ class RoomRenderer:
                         shows[swapped] = spectator_keys.get(swapped)
             now = Delivered(layout, keys, context["own"],
                             own_elements=context["own_elements"])
-            own = assemble([context["part_html"](p)
-                            for p in to_send(shown, Delivered(layout, shows))],
+            # Every other part shows the spectator's version, as the shared frame left it
+            # and as this viewer is to see it: only its own parts, now or before, can differ.
+            mine = now.own | have.own
+            own = assemble([context["part_html"](p) for p in to_send(
+                               [p for p in shown if p.id in mine], Delivered(layout, shows))],
                            now.own_elements if now.own_elements != have.own_elements
                            else None)
             if own is None:

@@ -130,7 +130,7 @@ def live_context(state: RoomState, player_id: str | None, online: frozenset[str]
         return cache.render(code, part, part_template(state, part))
 
     own_elements = frozenset(i for p in room_parts + (game_parts or []) if p.id in own
-                             for i in p.element_ids())
+                             for i in p.element_ids()) if own else frozenset()
 
     return {
         "room": state,

@@ -9,6 +9,7 @@ marked.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from app.engines.kniffel import MAX_ROLLS, RULESETS, UPPER_BOXES, Scorecard
@@ -202,9 +203,11 @@ def parts(view: dict[str, Any], viewer: int | None, labels: dict[int, str]) -> l
     return result
 
 
+@lru_cache(maxsize=1024)
 def column_cells(seat: int, rows: tuple[str, ...], columns: int) -> tuple[str, ...]:
     """The ids of a seat's cells in the sheet, as ``kniffel_column`` renders them: per row
-    (``sheet_rows``) one per column, the name and the grand total one for all."""
+    (``sheet_rows``) one per column, the name and the grand total one for all. The same for
+    every version of a game: built once per seat, rows and columns."""
     return tuple(f"sheet-head-{seat}" if row == "head" else f"cell-{seat}-grand"
                  if row == "grand" else f"cell-{seat}-{c}-{row}"
                  for row in rows for c in range(1 if row in ("head", "grand") else columns))
