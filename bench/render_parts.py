@@ -12,7 +12,9 @@ it, as before issue 28). Prints the mean time per action for all 9 viewers, the 
 is sent per action, and how many distinct frames were built per action; ``--talk`` also
 times what the hub does for the talk at the table after each of those updates
 (``TalkRenderer.update`` with 50 chat lines shown: the parts' keys compared, nothing sent
-when unchanged); times are CPU time (``time.process_time``: steady on a busy machine); ``--profile`` adds cProfile's top functions (slower). See bench/README.md.
+when unchanged); times are CPU time (``time.process_time``: steady on a busy machine);
+``--spectator-only`` times the spectator alone; ``--profile`` adds cProfile's top functions
+(slower). See bench/README.md.
 
     .venv/bin/python bench/render_parts.py [--games 4] [--profile]
 """

@@ -10,6 +10,7 @@ on a fresh one (``on_fresh_connection``); the stored action id makes that safe.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime
 from functools import partial
@@ -38,6 +39,7 @@ from app.rooms.records import new_records
 from app.rooms.state import RECENT_ACTIONS, GameInfo, RoomState, SeatInfo
 from app.rooms.turns import Turns
 from app.store.db import Database
+from app.store.driver import driver_execute
 from app.store.models import Game, GameEvent, Room, RoomAction, Seat
 from app.store.retry import on_fresh_connection
 
@@ -72,6 +74,15 @@ _APPEND_ONE_TURNS = insert(GameEvent).from_select(
              for name, type_ in zip(_EVENT_COLUMNS, _EVENT_TYPES, strict=True)))
     .select_from(_BUMP_TURNS.returning(Room.id).cte("bump")),
 )
+
+# The same statement as ``_APPEND_ONE``, for the driver itself (``app.store.driver``): $1 room
+# id, $2 the version it was decided on, $3.. the event's columns (payload as JSON text).
+APPEND_ONE_SQL = (
+    "WITH bump AS (UPDATE rooms SET version = rooms.version + 1 "
+    "WHERE rooms.id = $1 AND rooms.version = $2 RETURNING rooms.id) "
+    "INSERT INTO game_events (game_id, seq, type, payload, seat_id, action_id, created_at) "
+    "SELECT $3::integer, $4::integer, $5::varchar(16), $6::json, $7::integer, "
+    "$8::varchar(64), $9::timestamptz FROM bump")
 
 TurnValues = dict[str, Any]
 """The turn columns a write sets (``turn_values``); None: it leaves them as they are."""
@@ -213,14 +224,24 @@ class RoomRepository:
         """Store the current game's event ``rows`` and bump the version (setting the
         ``turns`` columns when given); with ``totals`` the game is finished with that result
         (and its ``records`` and the seats that ``left`` it, seat ids) at ``now``. One
-        statement in autocommit for a single event on Postgres. Raises ``Conflict`` as
-        ``write`` does."""
+        statement in autocommit for a single event on Postgres (a live room's sent on the
+        driver itself: ``app.store.driver``). Raises ``Conflict`` as ``write`` does."""
         game = state.game
         assert game is not None
 
         async def store() -> None:
             if self._autocommit is not None and len(rows) == 1 and totals is None:
                 async with self._autocommit.connect() as conn:
+                    if turns is None:  # a live room's action: past SQLAlchemy's execution
+                        row = rows[0]
+                        status = await driver_execute(
+                            conn, APPEND_ONE_SQL, state.id, state.version, row["game_id"],
+                            row["seq"], row["type"], json.dumps(row["payload"]),
+                            row["seat_id"], row["action_id"], row["created_at"])
+                        if status is not None:
+                            if status != "INSERT 0 1":
+                                raise Conflict()
+                            return
                     params = {f"ev_{k}": v for k, v in rows[0].items()}
                     params.update({"room": state.id, "expected": state.version})
                     if turns is not None:
