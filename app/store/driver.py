@@ -35,6 +35,8 @@ async def driver_execute(conn: AsyncConnection, sql: str, *args: Any) -> str | N
     its own). Raises ``sqlalchemy.exc.IntegrityError`` on a unique violation."""
     raw = await conn.get_raw_connection()
     driver = raw.driver_connection
+    if driver is None:  # the connection was invalidated: SQLAlchemy's turn
+        return None
     try:
         status: str = await driver.execute(sql, *args)
     except UniqueViolationError as exc:
