@@ -29,35 +29,19 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import asyncpg
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from app.live.direct import RAW_SEND, RawSend, direct_write
+from bench.fanout_baseline import payload_parts
 
-HEAD = re.compile(r'^\s*<div id="live"[^>]*>', re.S)
 TABLE = ("CREATE UNLOGGED TABLE IF NOT EXISTS floor_events (id bigserial PRIMARY KEY, "
          "room text NOT NULL, version integer NOT NULL, body text NOT NULL)")
 # the app's events table is logged (durable): so is this one, unless FLOOR_UNLOGGED=1
 INSERT = "INSERT INTO floor_events (room, version, body) VALUES ($1, $2, $3)"
-
-
-def payload_parts() -> tuple[str, str]:
-    """``(prefix_before_version, rest)`` of the broadcast payload (as the baseline's)."""
-    path = os.environ.get("FLOOR_PAYLOAD_FILE")
-    if path:
-        body = Path(path).read_text(encoding="utf-8")
-        m = HEAD.match(body)
-        body = body[m.end():] if m else body
-    else:
-        row = '<span class="cell" role="gridcell" data-value="7">7</span>\n'
-        size = int(os.environ.get("FLOOR_PAYLOAD_BYTES", "48000"))
-        body = (row * (size // len(row) + 1))[:size]
-    return '<div id="live" hx-swap-oob="true" data-version="', '" data-status="playing">' + body
 
 
 async def _keep(connection: asyncpg.Connection) -> None:
@@ -68,7 +52,8 @@ async def _keep(connection: asyncpg.Connection) -> None:
 def create_app() -> Any:
     """The floor server (an ASGI app: FastAPI inside the app's ``RawSend`` middleware)."""
     url = os.environ.get("FLOOR_DATABASE_URL", "").replace("postgresql+asyncpg://", "postgresql://")
-    prefix, rest = payload_parts()
+    prefix, rest = payload_parts(os.environ.get("FLOOR_PAYLOAD_FILE"),
+                                 int(os.environ.get("FLOOR_PAYLOAD_BYTES", "48000")))
     members: dict[str, dict[WebSocket, Any]] = {}
     versions: dict[str, int] = {}
     db: dict[str, asyncpg.Pool] = {}

@@ -24,13 +24,15 @@ async def _publish(code: str, version: int, delta: str | None = None) -> None:
     return None
 
 
-async def _started(url: str) -> tuple[RoomService, Database, str]:
-    db = Database(url)
+@pytest.fixture
+async def started(settings):
+    """``(service, db, code)``: a started two-seat Knister room (Anna, Bram)."""
+    db = Database(settings.database_url)
     service = RoomService(db, _publish, DiceSource(allow_loaded=True))
     code = await service.create_room("p-anna", "Anna", "knister")
     await service.join(code, "p-bram", "Bram")
     await act_as(service, code, "p-anna", {"type": "start"})
-    return service, db, code
+    yield service, db, code
 
 
 async def _room(db: Database, code: str) -> tuple[int, int, int]:
@@ -42,9 +44,14 @@ async def _room(db: Database, code: str) -> tuple[int, int, int]:
     return room_id, version, game_id
 
 
+def _autocommit(db: Database):
+    """The engine in autocommit mode, as the repository sends a live room's action."""
+    return db.engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 @ON_POSTGRES
-async def test_an_action_is_stored_with_every_column_as_sqlalchemy_would_store_it(settings):
-    service, db, code = await _started(settings.database_url)
+async def test_an_action_is_stored_with_every_column_as_sqlalchemy_would_store_it(started):
+    service, db, code = started
     _, before, game_id = await _room(db, code)
 
     outcome = await service.act(code, "p-anna", {"type": "roll", "roll": 0, "action_id": "r-1"})
@@ -64,16 +71,14 @@ async def test_an_action_is_stored_with_every_column_as_sqlalchemy_would_store_i
     reloaded = await service.snapshot(code, -1)
     assert reloaded.plugin.public(reloaded.game_state)["rolls"] == \
         (await service.snapshot(code)).plugin.public(reloaded.game_state)["rolls"]
-    service.close()
-    await db.dispose()
 
 
 @ON_POSTGRES
-async def test_the_statement_bumps_only_the_version_it_was_decided_on(settings):
-    service, db, code = await _started(settings.database_url)
+async def test_the_statement_bumps_only_the_version_it_was_decided_on(started):
+    service, db, code = started
     room_id, version, game_id = await _room(db, code)
     now = datetime.now().astimezone()
-    auto = db.engine.execution_options(isolation_level="AUTOCOMMIT")
+    auto = _autocommit(db)
     args = (game_id, 1, "roll", '{"dice": [1, 2]}', 1, "a-1", now)
 
     async with auto.connect() as conn:
@@ -85,16 +90,13 @@ async def test_the_statement_bumps_only_the_version_it_was_decided_on(settings):
             await driver_execute(conn, APPEND_ONE_SQL, room_id, version + 1, *args)
     _, after, _ = await _room(db, code)
     assert after == version + 1  # the refused statement bumped nothing
-    service.close()
-    await db.dispose()
 
 
 @ON_POSTGRES
-async def test_a_connection_the_driver_cannot_use_is_left_to_sqlalchemy(settings):
-    service, db, code = await _started(settings.database_url)
+async def test_a_connection_the_driver_cannot_use_is_left_to_sqlalchemy(started):
+    service, db, code = started
     room_id, version, game_id = await _room(db, code)
-    auto = db.engine.execution_options(isolation_level="AUTOCOMMIT")
-    async with auto.connect() as conn:
+    async with _autocommit(db).connect() as conn:
         raw = await conn.get_raw_connection()
         await raw.driver_connection.close()  # as if Postgres had gone
         assert await driver_execute(conn, APPEND_ONE_SQL, room_id, version, game_id, 1,
@@ -102,5 +104,3 @@ async def test_a_connection_the_driver_cannot_use_is_left_to_sqlalchemy(settings
         await conn.invalidate()
     _, after, _ = await _room(db, code)
     assert after == version
-    service.close()
-    await db.dispose()
