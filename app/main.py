@@ -6,7 +6,7 @@ import asyncio
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp
@@ -60,6 +60,7 @@ from app.web.middleware import LanguageMiddleware
 from app.web.part_cache import PartCache
 from app.web.ratelimit import RateLimits, SocketRates
 from app.web.room_frames import RoomRenderer
+from app.web.same_origin import refuse_cross_site
 from app.web.security_headers import SecurityHeadersMiddleware
 from app.web.talk_view import TalkRenderer
 from app.web.templating import compile_all, use_bytecode_cache
@@ -170,12 +171,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await broadcast.disconnect()
         await db.dispose()
 
-    production = settings.environment == "production"
     app = Knobel(
         title="Knobel",
         lifespan=lifespan,
-        docs_url=None if production else "/docs",
+        # no API pages: FastAPI's load their scripts and styles from a CDN, which the pages'
+        # policy refuses (the product serves nothing from one); /openapi.json describes the API
+        docs_url=None,
         redoc_url=None,
+        dependencies=[Depends(refuse_cross_site)],
     )
     app.state.settings = settings
     app.state.db = db

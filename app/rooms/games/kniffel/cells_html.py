@@ -35,10 +35,11 @@ def _json_attr(value: dict[str, Any]) -> str:
             .replace("&", "\\u0026").replace("'", "\\u0027"))
 
 
-def _t(message: str, **params: Any) -> Markup:
-    """``message`` translated, its ``params`` escaped into it: what the templates' ``_()``
-    gives (Jinja's i18n extension, newstyle, with autoescape)."""
-    return Markup(_(message)) % params
+def _t(translated: str, **params: Any) -> Markup:
+    """A ``translated`` message with its ``params`` escaped into it: what the templates'
+    ``_()`` gives (Jinja's i18n extension, newstyle, with autoescape). Callers translate with
+    ``_("...")`` themselves, so ``make messages`` finds the message."""
+    return Markup(translated) % params
 
 
 def offer(v: dict[str, Any], seat: int, c: int, box: str) -> Markup:
@@ -56,9 +57,12 @@ def offer(v: dict[str, Any], seat: int, c: int, box: str) -> Markup:
               f'data-points="{escape(points)}" data-column="{escape(c)}"')
     if not v["can_score"]:
         return Markup(f'<span {common % "ghost"}>{shown}</span>')
-    confirm = "" if points else f' data-zero-confirm="{_t("Tap again to score 0")}"'
+    confirm = ""
+    if not points:  # (translated outside the f-string: ``make messages`` looks not inside)
+        again = _("Tap again to score 0")
+        confirm = f' data-zero-confirm="{_t(again)}"'
     vals = _json_attr({"type": "score", "box": box, "column": c})
-    label = _t("%(box)s: write %(points)s", box=box_label(box, v["ruleset"]),
+    label = _t(_("%(box)s: write %(points)s"), box=box_label(box, v["ruleset"]),
                points=format_number(points))
     return Markup(f'<button {common % "offer-btn"}{confirm}{_PAD}ws-send hx-vals=\'{vals}\''
                   f'{_PAD}aria-label="{label}">{shown}</button>')
@@ -116,7 +120,10 @@ def seat_cell(v: dict[str, Any], labels: dict[int, str], seat: int, c: int, row:
     filled = (f'data-filled="{escape(row)}" data-value="{escape(value)}"'
               if value is not None else "")
     last = 'data-last="true"' if is_last else ""
-    title = f'title="{_t("filled automatically")}"' if is_auto else ""
+    title = ""
+    if is_auto:
+        filled_for_you = _("filled automatically")
+        title = f'title="{_t(filled_for_you)}"'
     shown = escape(format_number(value)) if value is not None else ""
     return Markup(f'<td id="{cid}" class="{classes}" data-slot="{slot}"{_CELL_PAD}{filled}'
                   f'{_CELL_PAD}{last}{_CELL_PAD}{title}>{shown}</td>')
@@ -132,7 +139,8 @@ def _total_cell(v: dict[str, Any], col: dict[str, Any], row: str, cid: str, end:
         par = ""
         if not col["upper_bonus"] and col["par_diff"]:
             side = "ahead" if col["par_diff"] > 0 else "behind"
-            par = (f'<small class="par {side}" title="{_t("compared with three of each face")}">'
+            compared = _("compared with three of each face")
+            par = (f'<small class="par {side}" title="{_t(compared)}">'
                    f'{escape(format(col["par_diff"], "+d"))}</small>')
         width = min(100, upper * 100 // v["threshold"])
         return (f'<td id="{cid}" class="{end}" data-upper-total="{escape(upper)}">'

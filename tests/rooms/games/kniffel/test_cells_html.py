@@ -36,6 +36,8 @@ def test_the_player_on_turn_gets_a_button_per_open_box_everyone_else_a_grey_figu
         assert 'data-zero-confirm="Tap again to score 0"' in zero
     with use_language("de"):
         assert 'aria-label="Sechser: 24 eintragen"' in cells_html.offer(mine, A, 0, "sixes")
+    with use_language("nl"):
+        assert 'data-zero-confirm="Tik nogmaals voor 0"' in cells_html.offer(mine, A, 0, "ones")
 
 
 def test_offers_list_every_open_box_upper_first_and_nothing_once_the_game_is_over() -> None:
@@ -65,6 +67,9 @@ def test_a_column_names_its_player_escaped_and_every_cell_has_its_id() -> None:
     assert ('data-column-total="24" data-seat-total="24" data-seat="11">24</td>') in html
     # four sixes: ahead of "three of each face" by 6 in the upper total
     assert '<small class="par ahead" title="compared with three of each face">+6</small>' in html
+    with use_language("nl"):
+        dutch = cells_html.column(view, LABELS, A, rows)
+    assert 'title="vergeleken met drie van elk getal">+6</small>' in dutch
 
 
 def test_a_box_the_server_filled_says_so_in_the_readers_language() -> None:
