@@ -30,6 +30,7 @@ from app.rooms.state import RoomState
 from app.web.deps import (
     CurrentPlayer,
     GuestId,
+    NameField,
     ReviewsDep,
     TalkDep,
     get_db,
@@ -106,7 +107,7 @@ async def create_room(
     player: CurrentPlayer,
     guest_id: GuestId,
     game: Annotated[str, Form(max_length=16)] = DEFAULT_GAME,
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: NameField = "",
     group: Annotated[str, Form(max_length=32)] = "",
     pace: Annotated[str, Form(max_length=8)] = "live",
     turn_deadline_hours: Annotated[str, Form(max_length=8)] = str(DEFAULT_DEADLINE_HOURS),
@@ -147,7 +148,7 @@ async def play_alone(
     player: CurrentPlayer,
     guest_id: GuestId,
     game: Annotated[str, Form(max_length=16)] = "",
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: NameField = "",
 ):
     """A room of ``game`` (by default the first of ``SOLO_GAMES``) for the visitor alone
     (seated as ``name``), hints on, started at once; the room page follows. A bad game or
@@ -210,7 +211,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
 
 @router.post("/r/{code}/join", name="join_room")
 async def join_room(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
-                    name: Annotated[str, Form(max_length=200)] = ""):
+                    name: NameField = ""):
     """Take a seat as ``name``; a bad name or a closed room says why (4xx)."""
     state = await _room_or_404(request, code)
     request.app.state.limits.hit("join", request)
