@@ -25,6 +25,7 @@ from app.players.service import get_player
 from app.rooms.codes import is_code
 from app.rooms.games import GAMES
 from app.rooms.pace import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS, PACES
+from app.rooms.room_actions import was_removed
 from app.rooms.rules import ranking
 from app.rooms.state import RoomState
 from app.web.deps import (
@@ -180,7 +181,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     if state.plugin.review is not None:
         background.add_task(reviews.ready, state.kind, state.options)
     seat = state.seat_of(guest_id)
-    if seat is None and not watch:
+    if seat is None and not watch and not was_removed(state, guest_id):  # removed: watches
         if state.options.get("solo"):
             return _gone(request, player, "solo", _("This is a game for one player."), state)
         if state.is_full:
