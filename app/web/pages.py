@@ -15,6 +15,7 @@ from app.rooms.games import GAMES
 from app.rooms.listing import rooms_of
 from app.store.models import Player
 from app.web.deps import CurrentPlayer, GuestId, NameField, SessionDep
+from app.web.form_urls import name_page
 from app.web.safety import safe_next
 from app.web.templating import templates
 
@@ -88,7 +89,7 @@ async def name_save(
             request,
             "name.html",
             {"player": None, "next": safe_next(next), "value": name,
-             "error": name_error_message(exc.code)},
+             "error": name_error_message(exc.code), "page_url": name_page(safe_next(next))},
             status_code=422,
         )
     await save_name(session, guest_id, cleaned)

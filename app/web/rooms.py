@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Form, HTTPException, Request
 from fastapi.responses import (
@@ -132,8 +133,9 @@ async def create_room(
         return templates.TemplateResponse(
             request, "rooms/new.html",
             {"player": player, "games": list(GAMES), "error": error, "value": name,
-             "game": game, "group_code": group, "pace": pace,
-             "deadline": hours}, status_code=422)
+             "game": game, "group_code": group, "pace": pace, "deadline": hours,
+             "page_url": f"/rooms/new?group={quote(group)}" if group else "/rooms/new"},
+            status_code=422)
     request.app.state.limits.hit("create_room", request)
     options = ({"pace": pace, "turn_deadline_hours": hours}
                if pace != "live" or hours != DEFAULT_DEADLINE_HOURS else None)
