@@ -17,22 +17,22 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from datetime import date, timedelta
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.exc import IntegrityError
 
 from app.daily import store
 from app.daily.card import Sheet, result_card
 from app.daily.par import bot_game, rolls
-from app.errors import N_
+from app.errors import N_, KnobelError
 from app.i18n import format_date
 from app.i18n import gettext as _
 from app.rooms.dice import daily_seed
 from app.rooms.dice_check import game_events
 from app.rooms.games import get_game
-from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, SessionDep
+from app.web.deps import CurrentPlayer, GuestId, NameField, ReviewsDep, RoomsDep, SessionDep
 from app.web.ids import RowId
 from app.web.pages import seat_name
 from app.web.templating import templates
@@ -150,13 +150,13 @@ def share_text(kind: str, day: str, score: int | None, par: int | None, rank: in
 @router.post("/daily/{kind}", name="daily_play")
 async def daily_play(request: Request, kind: str, session: SessionDep, rooms: RoomsDep,
                      player: CurrentPlayer, guest_id: GuestId,
-                     name: Annotated[str, Form(max_length=200)] = "") -> Response:
+                     name: NameField = "") -> Response:
     """Start an attempt at today's challenge of ``kind`` (the first ranked, later ones not);
     404 for another kind, 422 without a usable name, 409 when two starts race."""
     kind = _kind(kind)
     cleaned, error = seat_name(name, player)
-    if error:
-        raise HTTPException(422, detail=error)
+    if error:  # the reason itself, already in the visitor's language (not a msgid)
+        raise KnobelError("bad_name", error, 422)
     request.app.state.limits.hit("create_room", request)
     day = today(request)
     number = len(await store.attempts_of(session, guest_id, kind, day)) + 1

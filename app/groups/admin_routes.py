@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.groups import nights, service
 from app.groups.models import Group
-from app.groups.routes import NameField, group_name
-from app.web.deps import CurrentPlayer, GuestId, SessionDep
+from app.groups.routes import group_name
+from app.web.deps import CurrentPlayer, GuestId, NameField, SessionDep
 from app.web.templating import templates
 
 router = APIRouter()

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.clock import utcnow
@@ -14,15 +12,12 @@ from app.groups.page import choice, group_context
 from app.i18n import gettext as _
 from app.players.names import InvalidName, clean_name
 from app.rooms.games import GAMES
-from app.web.deps import CurrentPlayer, GuestId, SessionDep
+from app.web.deps import CurrentPlayer, GuestId, NameField, SessionDep
 from app.web.pages import name_error_message, seat_name
 from app.web.qr import qr_svg
 from app.web.templating import templates
 
 router = APIRouter()
-
-NameField = Annotated[str, Form(max_length=200)]
-
 
 def group_name(raw: str) -> tuple[str, str | None]:
     """A group name cleaned by the player-name rules (1..24 visible characters), or

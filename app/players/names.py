@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import unicodedata
 
+from app.typed import shown_text
+
 MAX_NAME_LENGTH = 24
+MAX_TYPED = 1000
+"""Characters of a typed name (trimmed) beyond which it is refused as too long at once,
+before any other work: marks dropped by ``shown_text`` shorten a name, but no usable name
+is that long, and a form's name field has no limit of its own (``app.web.deps.NameField``)."""
 _ZWJ = "\u200d"  # zero-width joiner: allowed only inside emoji sequences
 _FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 # letters that render as nothing (fillers, blank braille): they never make a name visible
@@ -25,7 +31,8 @@ class InvalidName(ValueError):
 
 
 def clean_name(raw: str) -> str:
-    """Return ``raw`` as a display name: NFC-normalised and trimmed, 1..24 characters.
+    """Return ``raw`` as a display name: as others may be shown it (``app.typed.shown_text``:
+    NFC-normalised, at most two combining marks per character) and trimmed, 1..24 characters.
 
     Raises ``InvalidName`` with code ``empty`` (nothing visible left after trimming: blank
     fillers and separators do not count), ``too_long`` (more than 24 characters) or ``control``
@@ -34,7 +41,10 @@ def clean_name(raw: str) -> str:
     UTF-8 decode to). HTML is allowed: it is escaped
     on output.
     """
-    name = unicodedata.normalize("NFC", raw or "").strip()
+    typed = (raw or "").strip()
+    if len(typed) > MAX_TYPED:
+        raise InvalidName("too_long")
+    name = shown_text(typed).strip()
     if not any(_visible(ch) for ch in name):
         raise InvalidName("empty")
     for i, ch in enumerate(name):

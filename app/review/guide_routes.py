@@ -19,7 +19,14 @@ from app.review.guide import ShownAdvice
 from app.rooms.codes import is_code
 from app.rooms.games import GAMES
 from app.rooms.games.capabilities import GuideInput
-from app.web.deps import CurrentPlayer, GuestId, ReviewsDep, RoomsDep, StrategyDep
+from app.web.deps import (
+    CurrentPlayer,
+    GuestId,
+    NameField,
+    ReviewsDep,
+    RoomsDep,
+    StrategyDep,
+)
 from app.web.pages import seat_name
 from app.web.templating import templates
 
@@ -33,7 +40,7 @@ feedback on the step before is left out)."""
 @router.post("/learn", name="learn")
 async def learn(request: Request, player: CurrentPlayer, guest_id: GuestId, rooms: RoomsDep,
                 game: Annotated[str, Form(max_length=16)] = "",
-                name: Annotated[str, Form(max_length=200)] = "") -> Response:
+                name: NameField = "") -> Response:
     """Start a guided round of ``game`` (a kind whose plug-in has a ``guide``) for the visitor
     alone (seated as ``name``, their saved name, or "You"; no ``game``: the first game of
     the registry with a guide); 400 for another game."""

@@ -14,6 +14,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+from app.errors import N_
 from app.rooms.bots.control import parse_bot_options
 from app.rooms.bots.seats import add_bot
 from app.rooms.dice import DiceSource
@@ -39,6 +40,17 @@ from app.talk.lines import parse_chat_option
 ROOM_ACTIONS = frozenset({"options", "start", "remove", "leave", "next_game", "rematch",
                           "play_again", "ready", "add_bot", "add_table_seat"})
 
+REMOVED = N_("The host took you off this table: you cannot take a seat in this room again.")
+"""Why a player the host removed cannot sit down again (a gettext msgid)."""
+
+
+def was_removed(state: RoomState, player_id: str | None) -> bool:
+    """True when the host took ``player_id``'s seat off the table of ``state`` (its status
+    ``removed``, not ``left``): they may watch but never take a seat there again (docs/rules.md,
+    "Leaving and removing")."""
+    return any(s.player_id == player_id and s.status == "removed" for s in state.seats)
+
+
 Reload = Callable[[str], Awaitable[RoomState | None]]
 Seeds = Callable[[Any, dict[str, Any]], str | None]
 """``seeds(plugin, options)``: a new game's secret dice seed or None (``DiceSource.seed_for``)."""
@@ -59,10 +71,13 @@ class RoomActions:
 
     async def join(self, state: RoomState, player_id: str, name: str) -> int:
         """Seat ``player_id`` as ``name``; returns the new version (the current one when
-        already seated). Raises ``RoomError`` while a game runs, when the room is full or a
-        solo room (docs/rules.md, "Solo practice")."""
+        already seated). Raises ``RoomError`` for a player the host removed from this room
+        (403: a removal sticks; one who left may come back), while a game runs, when the room
+        is full or a solo room (docs/rules.md, "Solo practice")."""
         if state.seat_of(player_id):
             return state.version
+        if was_removed(state, player_id):
+            raise RoomError("removed", REMOVED, 403)
         if state.options.get("solo"):
             raise RoomError("solo_room", "This is a game for one player.")
         if state.status == "playing":

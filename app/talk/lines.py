@@ -10,6 +10,7 @@ from typing import Any
 
 from app.errors import N_
 from app.rooms.games.base import parse_switch
+from app.typed import shown_text
 
 MAX_CHARS = 200  # characters of one chat line, after cleaning
 SHOWN_LINES = 50  # the newest lines a page shows (a reload or latecomer too)
@@ -39,12 +40,13 @@ class ChatLine:
 
 
 def clean_text(raw: Any) -> str | None:
-    """The chat line to store for ``raw`` (the ``text`` field of a message): control and
-    format characters dropped, runs of white space as one space, trimmed. None when
+    """The chat line to store for ``raw`` (the ``text`` field of a message): as others may be
+    shown it (``app.typed.shown_text``: NFC, at most two combining marks per character),
+    control and format characters dropped, runs of white space as one space, trimmed. None when
     ``raw`` is not a string or nothing is left; the caller checks ``MAX_CHARS``."""
     if not isinstance(raw, str):
         return None
-    kept = "".join(" " if ch.isspace() else ch for ch in raw
+    kept = "".join(" " if ch.isspace() else ch for ch in shown_text(raw)
                    if ch.isspace() or unicodedata.category(ch)[0] != "C")
     text = " ".join(kept.split())
     return text or None

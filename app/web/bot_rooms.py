@@ -12,7 +12,7 @@ from app.i18n import gettext as _
 from app.rooms.bots.identity import GAMES as BOT_GAMES
 from app.rooms.bots.identity import LEVELS
 from app.rooms.bots.solo import MAX_BOTS, start_against_bots
-from app.web.deps import CurrentPlayer, GuestId, get_rooms
+from app.web.deps import CurrentPlayer, GuestId, NameField, get_rooms
 from app.web.pages import home_context, seat_name
 from app.web.templating import templates
 
@@ -27,7 +27,7 @@ async def play_bots(
     game: Annotated[str, Form(max_length=16)] = "",
     bots: Annotated[str, Form(max_length=4)] = "3",
     level: Annotated[str, Form(max_length=16)] = "strong",
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: NameField = "",
 ) -> Response:
     """Create and start a game of ``game`` (by default the first the bots play) against
     ``bots`` (1-3) bots of ``level``; a bad field shows the home page again with the reason

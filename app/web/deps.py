@@ -9,7 +9,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, TypeVar
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Form, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
@@ -134,3 +134,8 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 GuestId = Annotated[str, Depends(get_guest_id)]
 CurrentPlayer = Annotated[Player | None, Depends(get_current_player)]
 Language = Annotated[str, Depends(get_language)]
+NameField = Annotated[str, Form()]
+"""A form's name field (a player's, a seat's, a group's): no length limit of its own, so a
+name of any length reaches ``app.players.names.clean_name`` and is refused with the form's
+own message ("A name can be at most 24 characters long"), never a bare validation error."""
+

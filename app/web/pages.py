@@ -14,7 +14,8 @@ from app.players.service import save_name
 from app.rooms.games import GAMES
 from app.rooms.listing import rooms_of
 from app.store.models import Player
-from app.web.deps import CurrentPlayer, GuestId, SessionDep
+from app.web.deps import CurrentPlayer, GuestId, NameField, SessionDep
+from app.web.form_urls import name_page
 from app.web.safety import safe_next
 from app.web.templating import templates
 
@@ -77,7 +78,7 @@ async def name_save(
     request: Request,
     session: SessionDep,
     guest_id: GuestId,
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: NameField = "",
     next: Annotated[str, Form(max_length=500)] = "/",
 ):
     """Save the guest's display name; a bad name re-shows the form with a message (422)."""
@@ -88,7 +89,7 @@ async def name_save(
             request,
             "name.html",
             {"player": None, "next": safe_next(next), "value": name,
-             "error": name_error_message(exc.code)},
+             "error": name_error_message(exc.code), "page_url": name_page(safe_next(next))},
             status_code=422,
         )
     await save_name(session, guest_id, cleaned)

@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Form, HTTPException, Request
 from fastapi.responses import (
@@ -25,11 +26,13 @@ from app.players.service import get_player
 from app.rooms.codes import is_code
 from app.rooms.games import GAMES
 from app.rooms.pace import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS, PACES
+from app.rooms.room_actions import was_removed
 from app.rooms.rules import ranking
 from app.rooms.state import RoomState
 from app.web.deps import (
     CurrentPlayer,
     GuestId,
+    NameField,
     ReviewsDep,
     TalkDep,
     get_db,
@@ -106,7 +109,7 @@ async def create_room(
     player: CurrentPlayer,
     guest_id: GuestId,
     game: Annotated[str, Form(max_length=16)] = DEFAULT_GAME,
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: NameField = "",
     group: Annotated[str, Form(max_length=32)] = "",
     pace: Annotated[str, Form(max_length=8)] = "live",
     turn_deadline_hours: Annotated[str, Form(max_length=8)] = str(DEFAULT_DEADLINE_HOURS),
@@ -130,8 +133,9 @@ async def create_room(
         return templates.TemplateResponse(
             request, "rooms/new.html",
             {"player": player, "games": list(GAMES), "error": error, "value": name,
-             "game": game, "group_code": group, "pace": pace,
-             "deadline": hours}, status_code=422)
+             "game": game, "group_code": group, "pace": pace, "deadline": hours,
+             "page_url": f"/rooms/new?group={quote(group)}" if group else "/rooms/new"},
+            status_code=422)
     request.app.state.limits.hit("create_room", request)
     options = ({"pace": pace, "turn_deadline_hours": hours}
                if pace != "live" or hours != DEFAULT_DEADLINE_HOURS else None)
@@ -147,7 +151,7 @@ async def play_alone(
     player: CurrentPlayer,
     guest_id: GuestId,
     game: Annotated[str, Form(max_length=16)] = "",
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: NameField = "",
 ):
     """A room of ``game`` (by default the first of ``SOLO_GAMES``) for the visitor alone
     (seated as ``name``), hints on, started at once; the room page follows. A bad game or
@@ -179,7 +183,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
     if state.plugin.review is not None:
         background.add_task(reviews.ready, state.kind, state.options)
     seat = state.seat_of(guest_id)
-    if seat is None and not watch:
+    if seat is None and not watch and not was_removed(state, guest_id):  # removed: watches
         if state.options.get("solo"):
             return _gone(request, player, "solo", _("This is a game for one player."), state)
         if state.is_full:
@@ -210,7 +214,7 @@ async def room_page(request: Request, code: str, player: CurrentPlayer, guest_id
 
 @router.post("/r/{code}/join", name="join_room")
 async def join_room(request: Request, code: str, player: CurrentPlayer, guest_id: GuestId,
-                    name: Annotated[str, Form(max_length=200)] = ""):
+                    name: NameField = ""):
     """Take a seat as ``name``; a bad name or a closed room says why (4xx)."""
     state = await _room_or_404(request, code)
     request.app.state.limits.hit("join", request)

@@ -20,6 +20,7 @@ from app.rooms.rules import ONCE_ACTIONS
 from app.settings import ROOT
 from app.web import labels
 from app.web.dice_html import die
+from app.web.form_urls import page_address
 
 TEMPLATE_DIR: Path = ROOT / "templates"
 
@@ -57,6 +58,7 @@ def make_templates() -> Jinja2Blocks:
     env.globals["current_language"] = i18n.current_language
     env.globals["LANGUAGES"] = i18n.LANGUAGES
     env.globals["your_turn_count"] = your_turn_count
+    env.globals["page_address"] = page_address
     env.globals["game_label"] = labels.game_label
     env.globals["game_tagline"] = labels.game_tagline
     env.globals["game_picture_of"] = labels.game_picture_of

@@ -9,6 +9,14 @@
   }
   if (window.htmx) htmx.config.wsReconnectDelay = reconnectDelay;
 
+  // A form refused and shown again (a bad name, a full room): the address bar shows the
+  // form's page, not the POST address, so a reload asks nothing and opens the page
+  // (app/web/form_urls.py: page_address).
+  var pageAddress = document.querySelector("meta[name=knobel-page-address]");
+  if (pageAddress && window.history && history.replaceState) {
+    history.replaceState(history.state, "", pageAddress.getAttribute("content"));
+  }
+
   // What each game adds (static/js/games/<game>.js, loaded by the pages of its rooms only):
   // ``focusKeys``, the attributes naming its controls (the focus comes back to the same one
   // after an update); ``playable``, selectors of its controls that play (the focus may go

@@ -99,6 +99,13 @@ async def test_the_host_adds_a_table_seat_by_name(database_url) -> None:
         assert state.host_player_id == room.players[0]
 
 
+async def test_a_table_seats_name_carries_at_most_two_combining_marks(database_url) -> None:
+    """docs/rules.md, "Text others see": the seat is named, the marks beyond two dropped."""
+    async with service_room(database_url, "kniffel", ["Ann"]) as room:
+        await room.room_action(room.players[0], "add_table_seat", name="Cort" + "\u0301" * 150)
+        assert (await room.state(fresh=True)).seats[-1].name == "Cort\u0301\u0301"
+
+
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25])
 async def test_a_table_seat_needs_a_valid_name(database_url, name) -> None:
     async with service_room(database_url, "knister", ["Ann"]) as room:

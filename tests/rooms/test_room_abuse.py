@@ -185,18 +185,59 @@ async def test_removed_player_is_told_and_can_only_watch(server) -> None:
     assert (await b.act("roll")).code == "not_seated"
 
 
-async def test_player_removed_in_the_lobby_may_take_a_seat_again(server) -> None:
-    # found by a fresh-user test: the lobby notice spoke of "this game" and offered no way back
+def _active(state: dict) -> list[str]:
+    return [s["name"] for s in state["seats"] if s["status"] == "active"]
+
+
+async def test_a_player_the_host_removed_cannot_take_a_seat_again(server) -> None:
+    """A fresh-user trial: the host had no way to keep a troublemaker out (the removal
+    notice's "Take a seat", or a reload and the join form, seated them again at once; the
+    notice was at the bottom of the page). Now a removal sticks (docs/rules.md, "Leaving and
+    removing"): the page says so at the top of the live area, offers no seat, and every way
+    back is refused in the player's language with nothing changed; they still watch."""
     anna, bram, a, b, code = await _room(server, start=False)
     state = await anna.state(code)
     bram_seat = next(s["id"] for s in state["seats"] if s["name"] == "Bram")
     assert (await a.act("remove", target=bram_seat)).ok
     await b.wait_version((await anna.state(code))["version"])
     live = b.last_live()
-    assert "took you off the table." in live and "when this game is over" not in live
-    assert f'href="/r/{code}?join=1"' in live
+    notice = "You can watch, but you cannot take a seat in this room again."
+    assert notice in live and "data-removed" in live
+    assert live.index("data-removed") < live.index('id="seats"')  # above the table
+    assert "?join=1" not in live and "Take a seat" not in live
+    before = await anna.state(code)
+    for url in (f"/r/{code}", f"/r/{code}?join=1"):  # a reload: the room to watch, no form
+        page = await bram.http.get(url, headers={"accept": "text/html"})
+        assert page.status_code == 200
+        assert notice in page.text and 'action="/r/' not in page.text
+    refused = await bram.http.post(f"/r/{code}/join", data={"name": "Bram"},
+                                   headers={"accept": "text/html", "accept-language": "nl"})
+    assert refused.status_code == 403
+    assert ("De gastheer heeft je van deze tafel gehaald: je kunt in deze kamer niet meer aan "
+            "tafel gaan zitten.") in refused.text
+    as_json = await bram.http.post(f"/r/{code}/join", data={"name": "Bram"},
+                                   headers={"accept": "application/json"})
+    assert (as_json.status_code, as_json.json()["error"]) == (403, "removed")
+    for kind in ("ready", "leave"):  # no room action of theirs either
+        assert (await b.act(kind, ready=True, game=0)).code == "not_seated"
+    await _unchanged(anna, code, before)
+    # after a game and "Play again" (a turn later), still refused; everyone else plays on
+    assert (await a.act("start")).ok
+    finished = await anna.http.post(f"/_test/rooms/{code}/finish")
+    await a.wait_version(finished.json()["version"])
+    assert (await a.act("play_again")).ok
+    assert _active(await anna.state(code)) == ["Anna"]
+    assert (await bram.join(code)).status_code == 403
+    for s in (a, b):
+        await s.close()
+
+
+async def test_a_player_who_left_may_take_a_seat_again(server) -> None:
+    anna, bram, a, b, code = await _room(server, start=False)
+    assert (await b.act("leave", game=0)).ok
+    await b.wait_version((await anna.state(code))["version"])
+    assert f'href="/r/{code}?join=1"' in b.last_live()
     assert (await bram.join(code)).status_code == 303
-    assert [s["name"] for s in (await anna.state(code))["seats"] if s["status"] == "active"] \
-        == ["Anna", "Bram"]
+    assert _active(await anna.state(code)) == ["Anna", "Bram"]
     for s in (a, b):
         await s.close()

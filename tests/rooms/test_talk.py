@@ -221,3 +221,13 @@ async def test_a_page_opened_later_shows_the_newest_50_lines(server, settings) -
     d = await late.connect(code)
     assert [body for _, body in await wait_lines(d, 50)] == [f"line {n}" for n in range(5, 55)]
     await close_all([anna, late], [d])
+
+
+async def test_a_line_carries_at_most_two_combining_marks_per_character(server) -> None:
+    """A fresh-user trial: "ok x" and 150 x U+0301 was broadcast as typed and drew a tall
+    smear over the line above (docs/rules.md, "Text others see")."""
+    code, guests, (a, b) = await table(server)
+    assert (await a.act("chat", text="ok x" + "\u0301" * 150)).ok
+    for sock in (a, b):
+        assert await wait_lines(sock, 1) == [("Anna", "ok x\u0301\u0301")]
+    await close_all(guests, [a, b])

@@ -76,7 +76,8 @@ def test_a_name_of_25_characters_is_refused_and_kept_not_cut(client, path, form)
     assert response.status_code == 422
     assert "A name can be at most 24 characters long." in response.text
     assert f'value="{LONG}"' in response.text
-    assert 'maxlength="24"' not in response.text  # the counter shows it, the browser never cuts
+    assert 'maxlength="24"' in response.text  # the field takes no more (a longer value
+    # sent back, as here, shows "25/24" and the message: tests/web/test_play_feel_browser.py)
 
 
 def test_joining_with_a_name_of_25_characters_is_refused(client) -> None:

@@ -7,9 +7,11 @@ at which level: ``bot-s-<16 hex>`` (strong) or ``bot-c-<16 hex>`` (casual). Peop
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterable
 
+from app.players.names import name_key
 from app.rooms.games import GAMES as ROOM_GAMES
 
 LEVELS = ("strong", "casual")
@@ -41,11 +43,25 @@ def bot_level(player_id: str | None) -> str | None:
     return _LEVEL_OF.get(str(player_id)[len(PREFIX):len(PREFIX) + 1])
 
 
+_BOT_WORD = re.compile(r"^bot[\W_]*")
+
+
+def _core(name: str) -> str:
+    """``name`` as compared for a bot's name: ``name_key`` (case, width and joiners do not
+    count) without a leading "Bot" and what separates it: "Bot Anna", "bot-anna" and
+    "Anna" are the same."""
+    return _BOT_WORD.sub("", name_key(name).strip(), count=1)
+
+
 def bot_name(taken: Iterable[str]) -> str:
-    """``Bot <name>`` with the first of ``NAMES`` no seat in ``taken`` (seat names) uses; after
-    all twelve, ``Bot <n>``."""
-    used = set(taken)
+    """``Bot <name>`` with the first of ``NAMES`` that no seat in ``taken`` (seat names) has,
+    with or without the "Bot" prefix, in any case (a person called "Anna" or "BOT ANNA" keeps
+    "Bot Anna" off the table); after those, ``Bot <n>`` with the first free number from 13."""
+    used = {_core(name) for name in taken}
     for name in NAMES:
-        if f"Bot {name}" not in used:
+        if _core(name) not in used:
             return f"Bot {name}"
-    return f"Bot {len(used) + 1}"
+    number = len(NAMES) + 1
+    while str(number) in used:
+        number += 1
+    return f"Bot {number}"
