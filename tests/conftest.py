@@ -33,7 +33,7 @@ LONGEST = ("tests/web/test_axe_browser.py", "tests/rooms/test_faults.py",
            "tests/rooms/bots/test_browser.py", "tests/rooms/games/kniffel/test_live.py",
            "tests/rooms/bots/test_bots_server.py", "tests/groups/test_browser.py",
            "tests/web/test_play_feel_browser.py", "tests/rooms/games/knister/test_live.py",
-           "tests/engines/test_kniffel_optimal.py")
+           "tests/engines/test_kniffel_optimal.py", "tests/web/test_phone_width_browser.py")
 """Test files that take half a minute or more (``--durations``, 2026-12-04), longest first:
 started in this order, so that the short tests fill in around them at the end instead of a
 worker waiting for one of them."""

@@ -14,7 +14,7 @@ from app.rooms.bots.control import as_takeover
 from app.rooms.delta import Delta
 from app.rooms.dice import DiceSource
 from app.rooms.errors import RoomError
-from app.rooms.games.base import Event, Presence
+from app.rooms.games.base import ActionError, Event, Presence
 from app.rooms.pace import deadline_hours, is_turn_based
 from app.rooms.repository import RoomRepository, event_rows, turn_values
 from app.rooms.state import RoomState, SeatInfo
@@ -36,6 +36,17 @@ def next_turns(state: RoomState, now: datetime, acted: int | None, missed: int |
     plugin, game_state = state.plugin, state.game_state
     return advance(state.turns or Turns(), plugin.awaiting(game_state),
                    plugin.turn_key(game_state), now, deadline_hours(state.options), acted, missed)
+
+
+WHO_REFUSALS = frozenset({"not_playing", "not_your_turn"})
+"""The plug-ins' refusals of who acts (a seat out of the game, not on turn), as opposed to
+refusals of what is done (a filled cell, no roll yet...)."""
+
+
+def _no_dice(n: int) -> list[int]:
+    """Dice for a decision that is not written (``GameActions.check_actor``): ``n`` ones,
+    drawn from no seed and no test queue."""
+    return [1] * n
 
 
 class GameActions:
@@ -71,6 +82,25 @@ class GameActions:
             return await self.append(state, events, action_id,
                                      missed=seat.id if overdue else None)
         return await self.append(state, events, action_id, acted=seat.id)
+
+    def check_actor(self, state: RoomState, seat: SeatInfo | None,
+                    message: dict[str, Any]) -> None:
+        """Raise the refusal of who acts, if the table as it is now has one for ``seat``'s
+        game action ``message``: ``not_seated`` (``RoomError``, no seat), or the plug-in's
+        ``not_playing`` or ``not_your_turn`` (``WHO_REFUSALS``). The plug-in's ``decide`` is
+        pure, so it is asked on the current state and its events are dropped; any other
+        refusal, or none, returns. No game running: returns (the page shows an older
+        table). The room service asks this when a game action's basis is not the current
+        one, so a player who may not act is told why, not that the table changed."""
+        if seat is None:
+            raise RoomError("not_seated", "Only seated players can do that.", 403)
+        if state.status != "playing" or state.game_state is None:
+            return
+        try:
+            state.plugin.decide(state.game_state, seat.id, message, _no_dice)
+        except ActionError as refused:
+            if refused.code in WHO_REFUSALS:
+                raise
 
     def table(self, state: RoomState) -> Presence:
         """The plug-in's view of the table (``RoomTimers.table``)."""

@@ -23,7 +23,7 @@ from app.rooms.games.base import Event
 from app.rooms.pace import deadline_hours, is_turn_based, parse_pace
 from app.rooms.pass_and_play import add_table_seat
 from app.rooms.repository import RoomRepository, TurnValues, event_rows, turn_values
-from app.rooms.rules import heir, next_game
+from app.rooms.rules import check_room_actor, heir, next_game
 from app.rooms.state import RoomState
 from app.rooms.turns import Turns, advance, back
 from app.rooms.writes import (
@@ -91,9 +91,8 @@ class RoomActions:
                      message: dict[str, Any], action_id: str | None) -> int:
         """Apply room action ``kind`` (one of ``ROOM_ACTIONS``) by ``player_id``; returns the
         room version after it."""
+        check_room_actor(state, player_id, kind)
         seat = state.seat_of(player_id)
-        if kind in ("leave", "ready") and seat is None:
-            raise RoomError("not_seated", "Only seated players can do that.", 403)
         if kind == "leave":
             assert seat is not None
             return await self.remove(state, seat.id, "left", action_id)
@@ -107,8 +106,6 @@ class RoomActions:
             if seat.ready == ready:
                 return state.version  # pressed twice: nothing changes
             return await self.set_seat(state, seat.id, action_id, ready=ready)
-        if seat is None or player_id != state.host_player_id:
-            raise RoomError("not_host", "Only the host can do that.", 403)
         if kind == "options":
             if state.status == "playing":
                 raise RoomError("game_running", "The game has already started.")

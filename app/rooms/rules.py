@@ -69,6 +69,31 @@ def required_basis(state: RoomState, kind: str) -> dict[str, int]:
     return dict(state.plugin.basis(state.game_state))
 
 
+SEATED_ACTIONS = frozenset({"leave", "ready"})
+"""Room actions any seated player takes for their own seat; every other one is the host's."""
+
+
+def check_room_actor(state: RoomState, player_id: str, kind: str) -> None:
+    """Who may take room action ``kind`` (one of ``ROOM_BASIS``): a seated player for
+    ``SEATED_ACTIONS``, the seated host for every other. Raises ``RoomError`` ``not_seated``
+    or ``not_host`` (403) for anyone else. It does not depend on the table a page showed, so
+    the room service asks it before the basis: a player who may not act is told why, not
+    that the table changed (docs/rules.md, "Stale actions")."""
+    seat = state.seat_of(player_id)
+    if kind in SEATED_ACTIONS:
+        if seat is None:
+            raise RoomError("not_seated", "Only seated players can do that.", 403)
+    elif seat is None or player_id != state.host_player_id:
+        raise RoomError("not_host", "Only the host can do that.", 403)
+
+
+def basis_matches(required: Mapping[str, int], message: Mapping[str, Any]) -> bool:
+    """Whether ``message`` carries every field of ``required`` (``required_basis``) as an
+    integer equal to its current value."""
+    return all(type(message.get(key)) is int and message.get(key) == value
+               for key, value in required.items())
+
+
 def check_basis(required: Mapping[str, int], message: Mapping[str, Any]) -> None:
     """Refuse a message decided on another state than the current one.
 
@@ -76,11 +101,9 @@ def check_basis(required: Mapping[str, int], message: Mapping[str, Any]) -> None
     JSON object. Raises ``RoomError("stale")`` when a field is missing, not an integer, or
     differs (the page always sends them, so a missing one means an outdated page).
     """
-    for key, value in required.items():
-        seen = message.get(key)
-        if type(seen) is not int or seen != value:
-            raise RoomError("stale", "The table changed before your action arrived. "
-                                     "Have a look and try again.")
+    if not basis_matches(required, message):
+        raise RoomError("stale", "The table changed before your action arrived. "
+                                 "Have a look and try again.")
 
 
 def heir(state: RoomState, online: Collection[str], leaving: int | None = None

@@ -19,6 +19,7 @@ from app.live.connection import Connection
 from app.live.direct import RAW_SEND
 from app.live.origin import origin_allowed
 from app.rooms.codes import is_code
+from app.rooms.games.base import ActionError
 from app.talk.service import TALK_ACTIONS, TalkService
 from app.web.deps import SESSION_PLAYER_KEY, HubDep, RoomsDep, TalkDep
 from app.web.errors import error_message
@@ -131,9 +132,10 @@ async def _handle(conn: Connection, text: str, service, hub, rates: SocketRates,
         outcome = await service.act(conn.code, conn.player_id, data)
     except KnobelError as exc:
         conn.send(error_message(conn.lang, exc, action_id))
-        # the page was behind, or its options form holds a value the room refused (the
-        # host's select would keep showing it): show it the table as it is now
-        if exc.code in ("stale", "bad_option"):
+        # the page was behind (refused as stale, or for another reason on an older table),
+        # or its options form holds a value the room refused (the host's select would keep
+        # showing it): show it the table as it is now
+        if exc.code in ("stale", "bad_option") or isinstance(exc, ActionError) and exc.behind:
             await hub.send_snapshot(conn)
         return
     except Exception:  # e.g. the database is unreachable: nothing was committed

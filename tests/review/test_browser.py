@@ -175,3 +175,79 @@ def test_a_suggested_keep_looks_and_reads_unlike_a_held_die(server) -> None:
             expect(page.locator(f"#live [data-die='{die}']")).not_to_have_attribute(
                 "data-mark", re.compile(".*"))
         screenshot(page, "kniffel-hint-keep-and-held")
+
+
+RINGS = r"""() => {
+  // the box each ring draws (a die's dashed outline, or the whole row's), with what it must
+  // keep clear of: the status line above the dice, the other dice and their rings; and the
+  // turn panel it must stay inside
+  const drawn = (el) => {
+    const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    const out = s.outlineStyle === "none" ? 0
+      : Math.max(0, parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth));
+    return {left: r.left - out, right: r.right + out, top: r.top - out, bottom: r.bottom + out};
+  };
+  const meets = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const status = document.querySelector("#live .kniffel .turn .status");
+  const text = [...status.children].map((c) => c.getBoundingClientRect());
+  const panel = document.querySelector("#live .kniffel .turn").getBoundingClientRect();
+  const dice = [...document.querySelectorAll("#live .kniffel .dice [data-die]")];
+  const rings = [...document.querySelectorAll(
+    "#live .kniffel .hint-keep, #live .kniffel .hint-stop, #live .kniffel .dice .guide-target")];
+  const problems = [];
+  for (const el of rings) {
+    const ring = drawn(el), name = el.getAttribute("data-die") || "row";
+    if (text.some((t) => meets(ring, t))) problems.push(name + " covers the status line");
+    if (ring.left < panel.left || ring.right > panel.right || ring.top < panel.top)
+      problems.push(name + " leaves the turn panel");
+    for (const other of dice) {
+      if (other === el || el.contains(other)) continue;
+      if (meets(ring, drawn(other))) {
+        problems.push(name + " meets die " + other.getAttribute("data-die"));
+      }
+    }
+  }
+  return {rings: rings.length, problems};
+}"""
+"""The rings of a shown hint (``hint-keep`` dice, a ``hint-stop`` row) or of the guided round's
+dice to keep (``guide-target``), and every way one of them covers its neighbours."""
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_keep_rings_leave_the_status_line_and_the_other_dice_readable(server) -> None:
+    """Found by a fresh user: in a Kniffel room with hints on a 390 px phone, after a roll, a
+    held die and "Show hint", the dashed rings of the dice to keep covered and clipped "Your
+    turn · Roll 1 of 3" above the dice."""
+    with chromium() as browser:
+        anna, bram, code = host_and_guest(browser, server, "kniffel")
+        caught_up(anna, server, code)  # no update on its way replaces the form
+        anna.check("input[data-option=hints]")
+        anna.click("#live [data-action=start]")
+        roll(anna, server, code, [5, 2, 5, 3, 1], 1)
+        hold(anna, 0)  # a held die is lifted: its ring with it
+        anna.click("#live [data-action=show-hint]")
+        area = anna.locator("#live #kniffel-hint[data-hint-state=shown]")
+        keep = area.get_attribute("data-keep-dice").split(",")
+        assert "0" in keep and len(keep) < 5, keep
+        expect(anna.locator("#live .die.hint-keep")).to_have_count(len(keep))
+        anna.evaluate("document.activeElement && document.activeElement.blur()")
+        for size in (PHONE, {"width": 1280, "height": 800}):
+            anna.set_viewport_size(size)
+            anna.evaluate("window.scrollTo(0, 0)")
+            found = anna.evaluate(RINGS)
+            assert (found["rings"], found["problems"]) == (len(keep), []), size
+            screenshot(anna, f"kniffel-hint-rings-{size['width']}")
+        # all five kept: the row's ring keeps clear of the status line too
+        score_box(anna, "fives")
+        roll(bram, server, code, [1, 1, 2, 2, 3], 1)
+        score_box(bram, "ones")
+        roll(anna, server, code, [6, 6, 6, 6, 6], 1)
+        anna.click("#live [data-action=show-hint]")
+        expect(anna.locator("#live .dice.hint-stop")).to_have_count(1)
+        for size in (PHONE, {"width": 1280, "height": 800}):
+            anna.set_viewport_size(size)
+            anna.evaluate("window.scrollTo(0, 0)")
+            found = anna.evaluate(RINGS)
+            assert (found["rings"], found["problems"]) == (1, []), size
+            screenshot(anna, f"kniffel-hint-stop-{size['width']}")

@@ -14,6 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.review.test_browser import RINGS
 from tests.support import http
 from tests.support.browser import chromium, screenshot
 from tests.support.server import ServerProcess, server_env_for
@@ -134,6 +135,13 @@ def test_the_guided_kniffel_round_to_its_end_in_dutch(server) -> None:
         expect(guide).to_have_attribute("data-keep-dice", "0,1,2")
         rings = page.locator("#live .guide-target")
         expect(rings).to_have_count(3)
+        # the rings leave the status line above the dice and the other dice readable, also
+        # at the widest of their pulse (held there, then let go)
+        page.evaluate("""() => document.getAnimations().forEach((a) => {
+            if (a.animationName && a.animationName.startsWith("guide-pulse")) {
+                a.pause(); a.currentTime = a.effect.getComputedTiming().duration / 2; } })""")
+        assert page.evaluate(RINGS) == {"rings": 3, "problems": []}
+        page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
         for i in range(3):
             expect(page.locator(f'#live [data-die="{i}"]')).to_have_class(
                 re.compile(r"\bguide-target\b"))

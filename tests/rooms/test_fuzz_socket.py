@@ -169,10 +169,10 @@ class Table:
 
     def place(self, cell: tuple[int, int]) -> str:
         """The answer to Bram placing the pending roll in ``cell`` (a cell of the sheet)."""
+        if self.placed:  # also once both placed, until the next roll
+            return "already_placed"
         if not self.pending:
             return "no_roll"
-        if self.placed:
-            return "already_placed"
         if cell in self.filled:
             return "cell_taken"
         self.placed = True
@@ -214,7 +214,10 @@ def _message(rng: random.Random, table: Table, basis: dict, anna: int
         if wrong is not None:
             fields["roll"] = wrong
         message = rng.choice([{"type": "place", "cell": as_sent}, {"type": "roll"}])
-        return json.dumps({**fields, "action_id": action_id, **message}), action_id, "stale"
+        # who may act is asked first: a roll when it is not his turn is told so
+        answer = ("not_your_turn" if message["type"] == "roll" and not table.pending
+                  and not table.his_roll else "stale")
+        return json.dumps({**fields, "action_id": action_id, **message}), action_id, answer
     if kind == "seat":  # a placement for Anna's seat
         return sent({"type": "place", "cell": as_sent, "seat": anna}, "not_your_seat")
     if kind == "unknown":
@@ -228,10 +231,10 @@ def _message(rng: random.Random, table: Table, basis: dict, anna: int
                 "bad_message")
     if kind == "room":  # decisions for the host only (during a game)
         return sent({"type": rng.choice(ROOM_ACTIONS), "target": anna}, "not_host")
-    if kind == "room_stale":  # decided on another room version (or game: the options)
-        room_action = rng.choice(ROOM_ACTIONS)
+    if kind == "room_stale":  # decided on another room version (or game: the options): he
+        room_action = rng.choice(ROOM_ACTIONS)  # is not the host, which is asked first
         field = ROOM_BASIS[room_action][0]
-        return sent({"type": room_action, field: basis[field] - 1}, "stale")
+        return sent({"type": room_action, field: basis[field] - 1}, "not_host")
     if kind == "ready":  # only in the lobby; "ready" must be true or false
         ready = rng.choice([True, False, "yes", 1])
         return sent({"type": "ready", "ready": ready},
@@ -285,7 +288,8 @@ async def test_each_fuzzed_message_is_refused_by_its_rule(server) -> None:
     answered: Counter[str] = Counter()
     sock = sockets["bram"]
     for batch in range(BATCHES):
-        await _advance(rng, guests, sockets, code)
+        if batch:  # the first batch before the game's first roll (nothing to place yet)
+            await _advance(rng, guests, sockets, code)
         before = await guests["anna"].state(code)
         await sock.wait_version(before["version"])
         table = Table.read(before, bram)

@@ -12,7 +12,10 @@ from app.rooms.games import get_game
 from app.rooms.rules import (
     HOST_GRACE,
     ROOM_BASIS,
+    SEATED_ACTIONS,
+    basis_matches,
     check_basis,
+    check_room_actor,
     heir,
     host_handoff,
     next_game,
@@ -120,6 +123,49 @@ def test_a_message_decided_on_another_state_is_refused_as_stale(message) -> None
 
 
 # ---- who takes over as host (docs/rules.md, "Host hand-over") ------------------------------
+
+NOT_HOST = ("not_host", "Only the host can do that.", 403)
+NOT_SEATED = ("not_seated", "Only seated players can do that.", 403)
+
+
+def actor_refusal(state: RoomState, player: str, kind: str) -> tuple[str, str, int] | None:
+    try:
+        check_room_actor(state, player, kind)
+    except RoomError as err:
+        return err.code, err.message, err.status
+    return None
+
+
+def test_leave_and_ready_are_any_seated_players_every_other_room_action_the_hosts() -> None:
+    assert SEATED_ACTIONS == {"leave", "ready"}
+    state = room(five()[:2] + [seat(3, CAT, "left")])
+    for kind in ROOM_BASIS:
+        host_only = kind not in SEATED_ACTIONS
+        assert actor_refusal(state, ANN, kind) is None
+        assert actor_refusal(state, BOB, kind) == (NOT_HOST if host_only else None)
+        # a seat that left, or none: not seated (nor, for the host's actions, the host)
+        for player in (CAT, EVE):
+            assert actor_refusal(state, player, kind) == (NOT_HOST if host_only else NOT_SEATED)
+
+
+def test_a_host_without_a_seat_takes_no_host_action() -> None:
+    state = room([seat(2, BOB)], host=ANN)
+    assert actor_refusal(state, ANN, "start") == NOT_HOST
+    assert actor_refusal(state, ANN, "ready") == NOT_SEATED
+
+
+def test_the_basis_matches_only_with_every_field_an_equal_integer() -> None:
+    required = {"version": 3, "roll": 2}
+    assert basis_matches(required, {"version": 3, "roll": 2, "type": "place"})
+    assert basis_matches({}, {})
+    for message in ({"version": 3}, {"roll": 2}, {}, {"version": 3, "roll": 1},
+                    {"version": 4, "roll": 2}, {"version": 3, "roll": "2"},
+                    {"version": 3, "roll": 2.0}, {"version": True, "roll": 2},
+                    {"version": 3, "roll": None}):
+        assert not basis_matches(required, message), message
+    assert basis_matches({"version": 1}, {"version": 1, "roll": 1})
+    assert not basis_matches({"version": 1}, {"version": True})
+
 
 def test_the_heir_is_the_next_present_seat_after_the_host_going_round() -> None:
     state = room(five(), host=CAT)

@@ -6,6 +6,10 @@ basis that is no longer current, or with none, is refused with ``stale``, leaves
 state byte for byte as it was, and the page is sent the table as it is now; with the current
 basis it is applied. Afterwards the server is killed and restarted, and every applied
 message sent again with its action id is answered as a duplicate, changing nothing.
+
+Who may act is asked before the basis: a message from a player who may not take it (not the
+host, not their turn, no seat) is refused for that reason, with or without a basis, and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -241,4 +245,103 @@ async def test_roll_and_score_sent_back_to_back_score_nothing(server) -> None:
     assert current["dice"] == [1, 4, 5, 6, 1] and current["rolls"] == 2
     assert current["sheets"][str(state["current"]["order"][0])][0]["boxes"][
         "full_house"] is None
+    await room.close()
+
+
+async def refused_for(room: Room, sock: RoomSocket, kind: str, basis: dict,
+                      answer: tuple[str, str], **fields) -> None:
+    """``kind`` from ``sock`` with ``basis`` is refused with ``answer`` (code, message);
+    nothing changes; a basis that is not the page's own (none, or an older one) also brings
+    the page the table as it is now."""
+    before = await room.text()
+    seen = len(sock.fragments)
+    reply = await sock.act(kind, basis=basis, **fields)
+    assert (reply.ok, reply.code, reply.message) == (False, *answer), (kind, basis, reply)
+    assert await room.text() == before, (kind, basis)
+    if basis != sock.basis:
+        await wait_for(lambda: any('<div id="live"' in f for f in sock.fragments[seen:]))
+
+
+NOT_HOST = ("not_host", "Only the host can do that.")
+NOT_SEATED = ("not_seated", "Only seated players can do that.")
+
+
+async def test_who_may_not_act_is_told_why_not_that_the_table_changed(server) -> None:
+    """Found by a fresh user: ``{"type": "roll"}`` without its basis from the player who does
+    not roll, and a non-host's options, were answered "The table changed before your action
+    arrived", though it was not their turn, or they were not the host."""
+    room = await open_room(server, "knister", ("Anna", "Bram"))
+    bram = room.sockets[1]
+    watcher = Guest(server.url, "Wim")  # watches the room without a seat
+    assert (await watcher.http.get(f"/r/{room.code}?watch=1")).status_code == 200
+    spectator = await watcher.connect(room.code)
+    try:
+        await spectator.wait_version((await room.state())["version"])
+        old = {**bram.basis, "version": bram.basis["version"] - 1, "game": 1}
+        for basis in ({}, old, bram.basis):
+            await refused_for(room, bram, "options", basis, NOT_HOST, match="3")
+            await refused_for(room, bram, "start", basis, NOT_HOST)
+            await refused_for(room, bram, "remove", basis, NOT_HOST,
+                              target=(await room.state())["seats"][0]["id"])
+        for basis in ({}, spectator.basis):
+            await refused_for(room, spectator, "ready", basis, NOT_SEATED, ready=True)
+        await room.ok(0, "start")
+        state = await room.state()
+        roller = index_of(state, state["current"]["roller"])
+        other = room.sockets[1 - roller]
+        turn = ("not_your_turn", "It is not your turn to roll.")
+        for basis in ({}, {**other.basis, "roll": 3}, other.basis):
+            await refused_for(room, other, "roll", basis, turn)
+        for basis in ({}, spectator.basis):
+            await refused_for(room, spectator, "roll", basis, NOT_SEATED)
+        # the roller's page behind the table is still refused as stale
+        await room.refused_as_stale(roller, "roll", {"roll": 1})
+        await room.ok(roller, "roll")
+    finally:
+        await spectator.close()
+        await watcher.aclose()
+        await room.close()
+
+
+async def test_in_kniffel_only_the_player_on_turn_is_told_the_table_changed(server) -> None:
+    room = await open_room(server, "kniffel", ("Anna", "Bram"))
+    await room.ok(0, "start")
+    state = await room.state()
+    first, second = (index_of(state, seat) for seat in state["current"]["order"][:2])
+    await load_dice(room, [2, 2, 3, 3, 3])
+    await room.ok(first, "roll")
+    waiting = room.sockets[second]
+    turn = ("not_your_turn", "It is not your turn.")
+    for basis in ({}, {**waiting.basis, "rolls": 0}):
+        await refused_for(room, waiting, "roll", basis, turn)
+        await refused_for(room, waiting, "hold", basis, turn, die=0, held=True)
+        await refused_for(room, waiting, "score", basis, turn, box="chance")
+    await room.refused_as_stale(first, "score", {"rolls": 0}, box="full_house")
+    await room.ok(first, "score", box="full_house")
+    await room.close()
+
+
+async def test_the_last_placement_of_a_roll_from_two_tabs_is_placed_once(server) -> None:
+    """Found by a fresh user: Anna placed the roll from two tabs at once, the last placement
+    the roll waited for; the tab that lost was told "There is no roll to place yet"."""
+    room = await open_room(server, "knister", ("Anna", "Bram"))
+    await room.ok(0, "start")
+    state = await room.state()
+    await room.ok(index_of(state, state["current"]["roller"]), "roll")
+    await room.ok(1, "place", cell="0,0")  # Bram first: Anna's placement is the last one
+    second_tab = await room.guests[0].connect(room.code)
+    version = (await room.state())["version"]
+    await second_tab.wait_version(version)
+    await wait_for(lambda: second_tab.basis.get("version") == version)
+    first_tab = room.sockets[0]
+    replies = await asyncio.gather(first_tab.act("place", cell="1,1"),
+                                   second_tab.act("place", cell="2,2"))
+    assert sorted((r.ok, r.code, r.message) for r in replies) == [
+        (False, "already_placed", "You have already placed this roll."), (True, "", "")]
+    state = await room.state()
+    anna = str(state["seats"][0]["id"])
+    grid = state["current"]["sheets"][anna]
+    assert sum(v is not None for row in grid for v in row) == 1
+    assert not state["current"]["roll_pending"]
+    await second_tab.close()
     await room.close()

@@ -25,7 +25,13 @@ Dice = Callable[[int], list[int]]
 class ActionError(KnobelError):
     """An action that the rules refuse (``app.errors.KnobelError``): ``code`` is a stable id,
     ``message`` the reason (gettext msgid ``msgid``); reported over the socket, or as HTTP
-    ``status`` (409 unless given)."""
+    ``status`` (409 unless given).
+
+    ``behind``: the page that sent the action shows an older table than the current one (its
+    basis differs), so besides the reason it is sent the table as it is now; set by the room
+    service."""
+
+    behind: bool = False
 
     def __init__(self, code: str, message: str, status: int | None = None) -> None:
         super().__init__(code, message, status)

@@ -129,10 +129,12 @@ class KnisterGame(ViewsFromModule):
             return [Event("roll", {"dice": dice(2), "auto": False}, seat_id)]
         if kind == "place":
             cell = _parse_cell(action.get("cell"))
-            if not state.roll_pending:
-                raise ActionError("no_roll", "There is no roll to place yet.")
+            # ``placed`` holds the latest roll's seats until the next roll, also once everyone
+            # placed it: a second tab's placement of it is told so, not "no roll yet"
             if seat_id in state.placed:
                 raise ActionError("already_placed", "You have already placed this roll.")
+            if not state.roll_pending:
+                raise ActionError("no_roll", "There is no roll to place yet.")
             value = state.current_sum
             assert value is not None  # a roll is pending
             try:

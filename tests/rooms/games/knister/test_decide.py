@@ -114,6 +114,22 @@ def test_placing_needs_a_roll_a_free_cell_and_once_per_roll() -> None:
         "cell_taken", "That cell is already filled.", 409)
 
 
+def test_a_roll_everyone_placed_is_already_placed_not_missing() -> None:
+    """Found by a fresh user: the last placement of a roll sent from two tabs at once; the
+    second tab was told "There is no roll to place yet." (the roll was written down by the
+    first), though it had been placed."""
+    state = new()
+    play(state, 1, {"type": "roll"}, dice(3, 3))
+    play(state, 2, {"type": "place", "cell": "0,0"})
+    play(state, 1, {"type": "place", "cell": "2,2"})
+    assert not state.roll_pending
+    for seat in (1, 2):
+        assert refusal(state, seat, {"type": "place", "cell": "2,3"}) == (
+            "already_placed", "You have already placed this roll.", 409)
+    play(state, 2, {"type": "roll"}, dice(4, 4))
+    play(state, 1, {"type": "place", "cell": "2,3"})  # a new roll: placed again
+
+
 @pytest.mark.parametrize("cell", ["5,0", "0,5", "-1,0", "x", None, [1], [0, 0, 0]])
 def test_a_cell_off_the_sheet_is_refused_before_anything_else(cell) -> None:
     state = new()

@@ -93,7 +93,7 @@ async def test_four_simultaneous_placements_are_each_stored_once(server) -> None
     assert all(r.ok for r in replies)
     # each sends its placement twice more, at once: nothing more is stored
     again = await asyncio.gather(*(s.act("place", cell="1,1") for s in sockets))
-    assert {r.code for r in again} == {"no_roll"}
+    assert {r.code for r in again} == {"already_placed"}  # not "no roll yet": it was placed
     state = await guests[0].state(code)
     placed = [g[2][2] for g in state["current"]["sheets"].values()]
     assert len(set(placed)) == 1 and placed[0] is not None
