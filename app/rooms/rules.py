@@ -7,11 +7,12 @@ the time. See docs/rules.md, "Rooms" (stale actions, turn order, host hand-over)
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from app.rooms.errors import RoomError
+from app.rooms.games.base import ActionError
 from app.rooms.state import RoomState, SeatInfo
 
 HOST_GRACE = timedelta(seconds=30)
@@ -104,6 +105,27 @@ def check_basis(required: Mapping[str, int], message: Mapping[str, Any]) -> None
     if not basis_matches(required, message):
         raise RoomError("stale", "The table changed before your action arrived. "
                                  "Have a look and try again.")
+
+
+def check_action(state: RoomState, player_id: str, kind: str, message: Mapping[str, Any],
+                 game_actor: Callable[[], None]) -> None:
+    """Whether ``player_id`` may send ``message`` (of type ``kind``) on the table as it is:
+    who may act is asked first (a room action: ``check_room_actor``; a game action whose page
+    showed another table: ``game_actor()``, the game's own rules on the current table), so one
+    who may not is told why (not the host, not their turn) whatever their page showed, then
+    the basis (``check_basis``). Raises that refusal; ``ActionError.behind`` is set when the
+    page was behind too (it is then also shown the table as it is now: docs/rules.md, "Stale
+    actions")."""
+    required = required_basis(state, kind)
+    try:
+        if kind in ROOM_BASIS:
+            check_room_actor(state, player_id, kind)
+        elif not basis_matches(required, message):
+            game_actor()
+    except ActionError as refused:
+        refused.behind = not basis_matches(required, message)
+        raise
+    check_basis(required, message)
 
 
 def heir(state: RoomState, online: Collection[str], leaving: int | None = None

@@ -30,13 +30,7 @@ from app.rooms.pace import parse_pace
 from app.rooms.pass_and_play import acting_seat
 from app.rooms.repository import RoomRepository
 from app.rooms.room_actions import ROOM_ACTIONS, RoomActions
-from app.rooms.rules import (
-    HOST_GRACE,
-    basis_matches,
-    check_basis,
-    check_room_actor,
-    required_basis,
-)
+from app.rooms.rules import HOST_GRACE, check_action
 from app.rooms.state import RoomState
 from app.rooms.timers import Bots, RoomTimers
 from app.rooms.turn_rooms import TurnRooms
@@ -239,20 +233,9 @@ class RoomService(TurnRooms):
             raise RoomError("not_your_seat", "You can only act for your own seat.", 403)
         if kind not in ROOM_ACTIONS and kind not in state.plugin.actions:
             raise RoomError("unknown_action", "Unknown action.", 400)
-        # Every action names the state it was decided on (its page's basis): a page that was
-        # offline or behind is refused, and shown the table as it is now. Who may act is
-        # asked first: one who may not is told why (not the host, not their turn), whatever
-        # their page showed (docs/rules.md, "Stale actions").
-        required = required_basis(state, kind)
-        try:
-            if kind in ROOM_ACTIONS:
-                check_room_actor(state, player_id, kind)
-            elif not basis_matches(required, message):
-                self.game.check_actor(state, seat, message)
-        except ActionError as refused:
-            refused.behind = not basis_matches(required, message)
-            raise
-        check_basis(required, message)
+        # who may act, then the basis: a page that was behind is shown the table as it is now
+        check_action(state, player_id, kind, message,
+                     lambda: self.game.check_actor(state, seat, message))
         if kind in ROOM_ACTIONS:
             return await self.actions.decide(state, player_id, kind, message, action_id)
         return await self.game.decide(state, seat, message, action_id, takeover)

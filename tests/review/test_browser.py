@@ -178,6 +178,9 @@ def test_a_suggested_keep_looks_and_reads_unlike_a_held_die(server) -> None:
 
 
 RINGS = r"""() => {
+  // the dice at rest: a die still in its roll animation is turned and scaled, and its box
+  // while it spins is not where it lies (on a busy machine the check could land mid-roll)
+  document.getAnimations().forEach((a) => { if (a.animationName === "roll") a.finish(); });
   // the box each ring draws (a die's dashed outline, or the whole row's), with what it must
   // keep clear of: the status line above the dice, the other dice and their rings; and the
   // turn panel it must stay inside

@@ -132,7 +132,8 @@ def test_review_of_a_game_with_a_bot_seat_and_a_taken_over_turn(client, settings
     assert page.status_code == 200
     html = page.text
     seats = re.findall(r'<h2 id="seat-(\d+)">([^<]*)</h2>', html)
-    assert [name for _, name in seats] == ["Anna", "Bram", "Bot Anna", "Cleo"]
+    # no bot is named like a seated player (docs/rules.md, "Bots"): not "Bot Anna"
+    assert [name for _, name in seats] == ["Anna", "Bram", "Bot Clara", "Cleo"]
     anna, bram, bot, cleo = (int(seat) for seat, _ in seats)
     summary = dict(re.findall(r'<tr data-summary-seat="(\d+)">(.*?)</tr>', html, re.S))
     for seat in (anna, bram):  # people link to their games; a bot or a seat without a phone

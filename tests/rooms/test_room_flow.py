@@ -133,15 +133,19 @@ async def test_knister_roller_after_leave_remove_restart_and_rejoin(harness) -> 
     assert rollers == [ann, bob] * 9 + [ann]
     state = await h.state(code)
     assert state.status == "finished"
-    # the next game, with Cat and Dan back: everyone in seat order from the next start player
+    # the next game, with Cat back (she left); Dan, whom the host removed, may not sit down
+    # again (docs/rules.md, "Leaving and removing"): everyone in seat order from the next
+    # start player
     await act_as(h.service, code, "p-ann", {"type": "rematch"})
     await h.service.join(code, "p-cat", "Cat")
-    await h.service.join(code, "p-dan", "Dan")
+    with pytest.raises(RoomError) as err:
+        await h.service.join(code, "p-dan", "Dan")
+    assert err.value.code == "removed"
     await act_as(h.service, code, "p-ann", {"type": "start"})
     state = await h.state(code)
-    assert state.game_state.order == [bob, cat, dan, ann]
+    assert state.game_state.order == [bob, cat, ann]
     assert [await _roll_and_place(h, code, [6, 5]) for _ in range(5)] == [
-        bob, cat, dan, ann, bob]
+        bob, cat, ann, bob, cat]
 
 
 async def test_kniffel_next_player_after_the_player_on_turn_leaves(harness) -> None:

@@ -66,8 +66,9 @@ def test_one_person_and_three_bots_play_a_whole_game(backend, kind, server_env, 
             code = create_room(page, server, kind, "Anna")
             add_bots(page, ["strong", "casual", "strong"])
             expect(page.locator("#live .seat")).to_have_count(4)
+            # no bot is named like the player (docs/rules.md, "Bots"): not "Bot Anna"
             expect(page.locator("#live .seat .seat-name")).to_have_text(
-                ["Anna", "Bot Anna", "Bot Bram", "Bot Clara"])
+                ["Anna", "Bot Bram", "Bot Clara", "Bot Daan"])
             screenshot(page, f"bots-lobby-{kind}")
             page.click("#live [data-action=start]")
             expect(page.locator("#live")).to_have_attribute("data-status", "playing")
