@@ -108,6 +108,9 @@ def test_play_alone_from_the_home_page_starts_a_solo_game_with_hints(server) -> 
         expect(page.locator("#live")).to_have_attribute("data-status", "playing")
         expect(page.locator("details.share")).to_be_hidden()
         expect(page.locator("#live .seat")).to_have_count(1)
+        # the socket first (as create_room waits for it): a tap on Roll before the page's
+        # socket is open could go nowhere on a busy machine
+        wait_css(page, "body.online")
         code = page.url.rsplit("/", 1)[1]
         roll(page, server, code, [6, 6, 6, 2, 3], 1)
         page.click("#live [data-action=show-hint]")

@@ -257,7 +257,11 @@ async def test_away_knister_roller_has_a_countdown_and_is_rolled_for_by_the_time
     assert timedelta(0) <= state.away_due[seats["Ann"]] - AWAY_ROLLER_GRACE - h.now < timedelta(
         seconds=5)
     h.dice.load(code, [4, 5])
-    await h.advance(AWAY_ROLLER_GRACE.total_seconds() - 6, code, fires=False)
+    # the clock moves from the stamped deadline, not from the test's start: on a busy machine
+    # the game starts seconds after the test's clock was read, and a clock moved by the grace
+    # alone stayed short of the deadline (the timer then never found anything due)
+    due = state.away_due[seats["Ann"]]
+    await h.advance((due - h.now).total_seconds() - 6, code, fires=False)
     await h.advance(7, code, fires=True)
     state = await h.state(code)
     assert state.game_state.rolls == [(4, 5)]
@@ -277,7 +281,11 @@ async def test_away_kniffel_player_on_turn_is_finished_by_the_timer(harness) -> 
     assert timedelta(0) <= state.away_due[seats["Ann"]] - AWAY_GRACE - h.now < timedelta(
         seconds=5)
     h.dice.load(code, [3, 3, 3, 5, 5])
-    await h.advance(AWAY_GRACE.total_seconds() - 6, code, fires=False)
+    # the clock moves from the stamped deadline, not from the test's start: on a busy machine
+    # the game starts seconds after the test's clock was read, and a clock moved by the grace
+    # alone stayed short of the deadline (the timer then never found anything due)
+    due = state.away_due[seats["Ann"]]
+    await h.advance((due - h.now).total_seconds() - 6, code, fires=False)
     await h.advance(7, code, fires=True)
     state = await h.state(code)
     assert state.game_state.current == seats["Bob"]

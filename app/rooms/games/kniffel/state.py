@@ -46,7 +46,8 @@ class KniffelState:
     the ``(column, box)`` filled last; ``roll_auto``: the current turn's dice were rolled by
     the server; ``hints``: the room lets the player on turn ask for hints; ``real_dice``:
     players throw real dice and enter them; ``entries``: how many dice entries were made in
-    the game (corrections included: part of the basis); ``summary_cache``: the score sheet's
+    the game (corrections included: part of the basis); ``cells_cache``: each seat's cell ids on
+    the sheet (``view.cell_ids``); ``summary_cache``: the score sheet's
     sums as of ``turns`` (``kniffel.view.sheets``: the cards only change when a box is filled).
     """
 
@@ -69,6 +70,8 @@ class KniffelState:
     real_dice: bool = False
     entries: int = 0
     summary_cache: Any = field(default=None, repr=False, compare=False)
+    cells_cache: dict[Any, tuple[str, ...]] = field(default_factory=dict, repr=False,
+                                                    compare=False)
 
     @classmethod
     def new(cls, ruleset: str, options: dict[str, Any], seat_ids: Sequence[int]) -> KniffelState:
