@@ -3,10 +3,10 @@
 A room action on Postgres is one autocommit statement (``app.rooms.repository``: the event
 and the version bump). Through SQLAlchemy's ``execute`` its parameters are processed, its
 result wrapped and its cursor adapted: a third of the statement's CPU in this process
-(bench/README.md, "The action path"). Sent on the same pooled connection's asyncpg driver
-(``AsyncConnection.get_raw_connection().driver_connection``) as a prepared statement, it
-costs the driver's time only, while the connection stays SQLAlchemy's: checked out, returned
-and invalidated by its pool as every other.
+(bench/README.md, "Measured (2026-12-07, session 17..."). Sent on the same pooled
+connection's asyncpg driver (``AsyncConnection.get_raw_connection().driver_connection``) as
+a prepared statement, it costs the driver's time only, while the connection stays
+SQLAlchemy's: checked out, returned and invalidated by its pool as every other.
 
 Failures keep SQLAlchemy's handling: a unique violation is raised as SQLAlchemy's
 ``IntegrityError`` (as ``execute`` raises it); any other driver error returns None, and the
