@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sqlalchemy import select, update
 
@@ -26,8 +29,10 @@ from app.store.db import Database
 from app.store.models import Game as GameRow
 from app.store.models import Room
 from tests.knikkers.helpers import play_to_end, record_result
+from tests.support import databases as dbs
 from tests.support import http
 from tests.support.players import Guest
+from tests.support.server import ServerProcess, server_env_for
 from tests.support.waiting import until_async
 
 BIG_SCORE = 12345
@@ -247,3 +252,14 @@ async def _player_id(guest: Guest, game_id: int) -> str:
     found = re.search(r'href="/players/([0-9a-f]+)"', r.text)
     assert found, r.text
     return found.group(1)
+
+
+@contextmanager
+def served_site(folder: Path, strategy_dir: Path) -> Iterator[Site]:
+    """One server on its own SQLite database in ``folder`` with every page's state made
+    (``build_site``; the reviews' strategy tables in ``strategy_dir``), stopped afterwards."""
+    url = dbs.create_sqlite_database(folder)
+    dbs.migrate(url)
+    env = server_env_for(url, folder, STRATEGY_DIR=str(strategy_dir))
+    with ServerProcess(env, log=folder / "server.log") as server:
+        yield build_site(server.url, url)

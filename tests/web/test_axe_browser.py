@@ -26,10 +26,8 @@ import pytest
 
 from app import i18n
 from app.settings import ROOT
-from tests.support import databases as dbs
 from tests.support.browser import ARTIFACTS, animations_done, chromium
-from tests.support.server import ServerProcess, server_env_for
-from tests.support.site import Site, SitePage, build_site
+from tests.support.site import Site, SitePage, served_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -48,12 +46,8 @@ COLOURS_ONLY = {"en": ("desktop", "light")}
 def site(tmp_path_factory, shared_tables) -> Iterator[Site]:
     """One server on its own SQLite database with every page's state made (the reviews'
     strategy tables in the session's shared folder)."""
-    folder = tmp_path_factory.mktemp("axe")
-    url = dbs.create_sqlite_database(folder)
-    dbs.migrate(url)
-    env = server_env_for(url, folder, STRATEGY_DIR=str(shared_tables.folder))
-    with ServerProcess(env, log=folder / "server.log") as server:
-        yield build_site(server.url, url)
+    with served_site(tmp_path_factory.mktemp("axe"), shared_tables.folder) as built:
+        yield built
 
 
 @pytest.fixture(scope="module")
